@@ -1,0 +1,7 @@
+"""Puts the project root on sys.path so tests import engine/, hardware/, firmware/ and tools/."""
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
