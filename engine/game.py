@@ -1,0 +1,492 @@
+"""A California Speed match as a state machine (RULES.md): deal, cover, stall, collect, end.
+
+No I/O, no clock: every call carries `now`, a ticks_ms value. Piles and decks live in
+preallocated bytearrays, so press() and tick() allocate nothing once a game is dealt.
+Timers (stall -> redeal, finish -> game over) fire at their exact due time whichever
+call notices them first, so a game depends only on its seed, rules and timed presses.
+"""
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731  (desktop fallback)
+
+from .rules import Rules, A, B, DRAW, RANK, SUIT, DEADLOCK_FEWER
+from .rng import Rng
+from .ticks import ticks_add, ticks_diff, valid_ticks
+
+READY = const(0)
+PLAY = const(1)
+STALL = const(2)
+FINISH = const(3)
+GAME_OVER = const(4)
+MATCH_OVER = const(5)
+
+# Results of press(), start(), next_game(), new_match() and tick().
+IGNORED = const(0)
+COVERED = const(1)
+FOUL = const(2)
+COLLISION = const(3)
+LOCKED = const(4)
+INVALID = const(5)
+DEALT = const(6)
+ENDED = const(7)
+
+_CARDS = const(52)
+_HALF_DECK = const(26)
+_MAX_PILES = const(12)
+_NO_CARD = const(255)
+
+
+class Game:
+    """One match between A and B: Game(rules, seed) or Game.from_decks(...)."""
+
+    def __init__(self, rules=None, seed=0):
+        if rules is None:
+            rules = Rules()
+        if not isinstance(rules, Rules):
+            raise ValueError("rules: must be a Rules, not %r" % (rules,))
+        self.rules = rules
+        self.seed = seed
+        self._rng = Rng(seed)
+        n = rules.piles_per_row
+        self._n = n
+        self._np = 2 * n
+        # Match keys: a bit per rank (0..12) and per suit (13..16); tops match on a shared bit.
+        by = rules.match_by
+        keys = [0] * _CARDS
+        for c in range(_CARDS):
+            if by != SUIT:
+                keys[c] |= 1 << (c % 13)
+            if by != RANK:
+                keys[c] |= 1 << (13 + c // 13)
+        self._keys = keys
+        self._doubles = rules.doubles
+        self._piles = bytearray(_MAX_PILES * _CARDS)  # pile p at [p*52 ...], bottom first
+        self._pile_len = bytearray(_MAX_PILES)
+        self._tops = bytearray(b"\xff" * _MAX_PILES)
+        self._changed = [0] * _MAX_PILES  # when each pile's top card last changed
+        self._decks = bytearray(2 * _CARDS)  # two ring buffers, read from the head
+        self._deck_head = bytearray(2)
+        self._deck_len = bytearray(2)
+        self._shuffle = bytearray(_CARDS)
+        self._wins = bytearray(2)
+        self._lock_at = [0, 0]
+        self._locked = 0  # bit per player
+        self._pending = 0  # bit per pile
+        self._coverable = 0  # bit per pile
+        self._stall_at = 0
+        self._finish_at = 0
+        self._finisher = -1
+        self._dead = 0  # consecutive dead redeals
+        self._stacked = None  # (deck_a, deck_b) for the first game, from from_decks()
+        # The last cover, kept so a same-instant press on that pile can win the coin toss.
+        self._last_pile = -1
+        self._last_player = 0
+        self._last_at = 0
+        self._last_pending = 0
+        self._last_changed = 0
+        self._last_phase = PLAY
+        self.phase = READY
+        self.game_result = -1
+        self.match_winner = -1
+        self.games = 0  # games dealt in this match
+        self.started_at = 0
+        self.ended_at = 0
+        self.covers = 0  # per game
+        self.fouls = 0
+        self.stalls = 0
+        self.dead_deals = 0
+
+    @classmethod
+    def from_decks(cls, deck_a, deck_b, rules=None, seed=0):
+        """A match whose first game uses these decks (top card first); later games reshuffle."""
+        g = cls(rules, seed)
+        seen = bytearray(_CARDS)
+        for name, deck in (("deck_a", deck_a), ("deck_b", deck_b)):
+            try:
+                size = len(deck)
+            except TypeError:
+                raise ValueError("%s: must be a sequence of card ids" % name)
+            if size < g._n + 1:
+                raise ValueError("%s: needs at least %d cards, has %d" % (name, g._n + 1, size))
+            for c in deck:
+                if type(c) is not int or c < 0 or c >= _CARDS:
+                    raise ValueError("%s: %r is not a card id 0..51" % (name, c))
+                if seen[c]:
+                    raise ValueError("%s: card %d appears twice" % (name, c))
+                seen[c] = 1
+        g._stacked = (bytes(deck_a), bytes(deck_b))
+        return g
+
+    # ---- reading the table ----
+
+    def top(self, pile):
+        """Card id on top of a pile, or -1 if it is empty or not a pile."""
+        if type(pile) is not int or pile < 0 or pile >= self._np:
+            return -1
+        c = self._tops[pile]
+        return -1 if c == _NO_CARD else c
+
+    def pile_cards(self, pile):
+        """The pile's cards as bytes, bottom card first."""
+        if type(pile) is not int or pile < 0 or pile >= self._np:
+            return b""
+        base = pile * _CARDS
+        return bytes(self._piles[base:base + self._pile_len[pile]])
+
+    def deck_cards(self, player):
+        """The player's deck as bytes, top card first."""
+        if player != A and player != B:
+            return b""
+        base = player * _CARDS
+        head = self._deck_head[player]
+        out = bytearray(self._deck_len[player])
+        for i in range(len(out)):
+            out[i] = self._decks[base + (head + i) % _CARDS]
+        return bytes(out)
+
+    def deck_size(self, player):
+        """Cards left in the player's deck (0 for anything that is not a player)."""
+        if player != A and player != B:
+            return 0
+        return self._deck_len[player]
+
+    def coverable(self, pile):
+        """True if pressing the pile now would cover it (RULES.md section 4)."""
+        if type(pile) is not int or pile < 0 or pile >= self._np:
+            return False
+        return (self._coverable >> pile) & 1 == 1
+
+    def pending(self, pile):
+        """True if the pile is pending: part of a match that someone started covering."""
+        if type(pile) is not int or pile < 0 or pile >= self._np:
+            return False
+        return (self._pending >> pile) & 1 == 1
+
+    def changed_at(self, pile):
+        """The ticks_ms time the pile's top card last changed (dealt or covered)."""
+        if type(pile) is not int or pile < 0 or pile >= self._np:
+            return 0
+        return self._changed[pile]
+
+    def locked(self, player, now):
+        """True if a foul still locks the player out at `now`."""
+        if (player != A and player != B) or not (self._locked >> player) & 1:
+            return False
+        return ticks_diff(now, self._lock_at[player]) < self.rules.foul_lockout_ms
+
+    @property
+    def coverable_mask(self):
+        """Bit p set when pile p is coverable."""
+        return self._coverable
+
+    @property
+    def piles(self):
+        """Number of piles on the table (2 * piles_per_row)."""
+        return self._np
+
+    @property
+    def wins(self):
+        """(wins of A, wins of B) in this match."""
+        return (self._wins[A], self._wins[B])
+
+    # ---- transitions ----
+
+    def start(self, now):
+        """Deal the first game of the match (phase READY only)."""
+        if not valid_ticks(now):
+            return INVALID
+        if self.phase != READY:
+            return IGNORED
+        if self._stacked is None:
+            self._shuffle_decks()
+        else:
+            self._load_decks(self._stacked[A], self._stacked[B])
+            self._stacked = None
+        return self._begin_game(now)
+
+    def next_game(self, now):
+        """After GAME_OVER: gather all 52 cards, reshuffle and deal the next game."""
+        if not valid_ticks(now):
+            return INVALID
+        if self.phase != GAME_OVER:
+            return IGNORED
+        self._shuffle_decks()
+        return self._begin_game(now)
+
+    def new_match(self, now):
+        """Forget the score and deal the first game of a new match (any phase but READY)."""
+        if not valid_ticks(now):
+            return INVALID
+        if self.phase == READY:
+            return IGNORED
+        self._wins[A] = 0
+        self._wins[B] = 0
+        self.games = 0
+        self.match_winner = -1
+        self._shuffle_decks()
+        return self._begin_game(now)
+
+    def tick(self, now):
+        """Fire due timers: stall -> collect -> redeal; finish -> game over. DEALT, ENDED or IGNORED."""
+        if not valid_ticks(now):
+            return INVALID
+        return self._advance(now)
+
+    def press(self, player, pile, now):
+        """A player presses a pile: COVERED, FOUL, COLLISION, LOCKED, IGNORED or INVALID."""
+        if type(player) is not int or (player != A and player != B) or type(pile) is not int \
+                or pile < 0 or pile >= self._np or not valid_ticks(now):
+            return INVALID
+        self._advance(now)
+        if pile == self._last_pile and now == self._last_at and player != self._last_player \
+                and self._deck_len[player] > 0:
+            # Both pressed this pile at the same instant: a coin decides whose card lies there.
+            if self.locked(player, now):
+                return LOCKED
+            self._last_pile = -1
+            if self._rng.below(2) == 0:
+                return COLLISION
+            self._undo_cover(pile)
+            return self._cover(player, pile, now)
+        phase = self.phase
+        if phase != PLAY and (phase != FINISH or player == self._finisher):
+            return IGNORED
+        if (self._locked >> player) & 1:
+            if self.locked(player, now):
+                return LOCKED
+            self._locked &= ~(1 << player)
+        if ticks_diff(now, self._changed[pile]) < self.rules.collision_ms:
+            return COLLISION
+        if not (self._coverable >> pile) & 1:
+            self.fouls += 1
+            if self.rules.foul_lockout_ms:
+                self._locked |= 1 << player
+                self._lock_at[player] = now
+            return FOUL
+        return self._cover(player, pile, now)
+
+    # ---- internals ----
+
+    def _cover(self, player, pile, now):
+        keys = self._keys
+        tops = self._tops
+        old_key = keys[tops[pile]]
+        self._last_pile = pile
+        self._last_player = player
+        self._last_at = now
+        self._last_pending = self._pending
+        self._last_changed = self._changed[pile]
+        self._last_phase = self.phase
+        pending = self._pending & ~(1 << pile)
+        for p in range(self._np):
+            if p != pile and keys[tops[p]] & old_key:
+                pending |= 1 << p
+        self._pending = pending
+        self._push_pile(pile, self._pop_deck(player))
+        self._changed[pile] = now
+        self._refresh()
+        self.covers += 1
+        if self._deck_len[player] == 0:
+            if self.phase == FINISH:
+                d = ticks_diff(now, self._finish_at)
+                if -self.rules.tie_window_ms <= d <= self.rules.tie_window_ms:
+                    self._end(DRAW, now)
+            else:
+                self.phase = FINISH
+                self._finisher = player
+                self._finish_at = now
+        elif self.phase == PLAY and not self._coverable:
+            self.phase = STALL
+            self._stall_at = now
+            self.stalls += 1
+        return COVERED
+
+    def _undo_cover(self, pile):
+        """Take back the last cover, made on `pile`: its card goes back on top of its deck."""
+        base = pile * _CARDS
+        n = self._pile_len[pile] - 1
+        self._pile_len[pile] = n
+        card = self._piles[base + n]
+        self._tops[pile] = self._piles[base + n - 1]
+        player = self._last_player
+        head = (self._deck_head[player] + _CARDS - 1) % _CARDS
+        self._deck_head[player] = head
+        self._decks[player * _CARDS + head] = card
+        self._deck_len[player] += 1
+        self._pending = self._last_pending
+        self._changed[pile] = self._last_changed
+        if self.phase == STALL:
+            self.stalls -= 1
+        self.phase = self._last_phase
+        if self._finisher == player:
+            self._finisher = -1
+        self.covers -= 1
+        self._refresh()
+
+    def _advance(self, now):
+        result = IGNORED
+        while True:
+            phase = self.phase
+            if phase == STALL:
+                due = ticks_add(self._stall_at, self.rules.stall_ms)
+                if ticks_diff(now, due) < 0:
+                    return result
+                self._collect()
+                self._deal(due)
+                result = DEALT
+                if self.phase == STALL:
+                    self._dead += 1
+                    self.dead_deals += 1
+                    if self._dead >= self.rules.dead_deal_limit:
+                        self._end_deadlock(due)
+                        return ENDED
+                else:
+                    self._dead = 0
+            elif phase == FINISH:
+                if ticks_diff(now, self._finish_at) <= self.rules.tie_window_ms:
+                    return result
+                self._end(self._finisher, self._finish_at)
+                return ENDED
+            else:
+                return result
+
+    def _end_deadlock(self, now):
+        winner = DRAW
+        if self.rules.deadlock == DEADLOCK_FEWER:
+            a, b = self._deck_len[A], self._deck_len[B]
+            if a < b:
+                winner = A
+            elif b < a:
+                winner = B
+        self._end(winner, now)
+
+    def _end(self, result, now):
+        self.game_result = result
+        self.ended_at = now
+        self._last_pile = -1
+        self._finisher = -1
+        if result != DRAW:
+            self._wins[result] += 1
+            if self._wins[result] >= self.rules.wins_needed:
+                self.match_winner = result
+                self.phase = MATCH_OVER
+                return
+        self.phase = GAME_OVER
+
+    def _shuffle_decks(self):
+        cards = self._shuffle
+        for i in range(_CARDS):
+            cards[i] = i
+        rng = self._rng
+        for i in range(_CARDS - 1, 0, -1):
+            j = rng.below(i + 1)
+            c = cards[i]
+            cards[i] = cards[j]
+            cards[j] = c
+        decks = self._decks
+        for i in range(_HALF_DECK):
+            decks[i] = cards[i]
+            decks[_CARDS + i] = cards[_HALF_DECK + i]
+        self._deck_head[A] = 0
+        self._deck_head[B] = 0
+        self._deck_len[A] = _HALF_DECK
+        self._deck_len[B] = _HALF_DECK
+
+    def _load_decks(self, deck_a, deck_b):
+        for player, deck in ((A, deck_a), (B, deck_b)):
+            base = player * _CARDS
+            for i in range(len(deck)):
+                self._decks[base + i] = deck[i]
+            self._deck_head[player] = 0
+            self._deck_len[player] = len(deck)
+
+    def _begin_game(self, now):
+        for p in range(_MAX_PILES):
+            self._pile_len[p] = 0
+            self._tops[p] = _NO_CARD
+        self._locked = 0
+        self._dead = 0
+        self._finisher = -1
+        self.game_result = -1
+        self.covers = 0
+        self.fouls = 0
+        self.stalls = 0
+        self.dead_deals = 0
+        self.started_at = now
+        self.ended_at = now
+        self.games += 1
+        self._deal(now)
+        return DEALT
+
+    def _collect(self):
+        """Each player puts their own row under their deck: leftmost pile first, bottom up."""
+        n = self._n
+        piles = self._piles
+        for player in range(2):
+            for p in range(player * n, player * n + n):
+                base = p * _CARDS
+                for i in range(self._pile_len[p]):
+                    self._push_deck_bottom(player, piles[base + i])
+                self._pile_len[p] = 0
+                self._tops[p] = _NO_CARD
+
+    def _deal(self, now):
+        """Each player lays the top N cards of their deck on their own row, left to right."""
+        n = self._n
+        for player in range(2):
+            for p in range(player * n, player * n + n):
+                self._push_pile(p, self._pop_deck(player))
+        for p in range(self._np):
+            self._changed[p] = now
+        self._pending = 0
+        self._last_pile = -1
+        self._refresh()
+        if self._coverable:
+            self.phase = PLAY
+        else:
+            self.phase = STALL
+            self._stall_at = now
+            self.stalls += 1
+
+    def _refresh(self):
+        """Recompute the coverable mask from the tops, the pending piles and doubles."""
+        keys = self._keys
+        tops = self._tops
+        np = self._np
+        seen = 0
+        shared = 0
+        for p in range(np):
+            k = keys[tops[p]]
+            shared |= seen & k
+            seen |= k
+        mask = self._pending
+        if shared:
+            for p in range(np):
+                if keys[tops[p]] & shared:
+                    mask |= 1 << p
+        if self._doubles:
+            piles = self._piles
+            for p in range(np):
+                n = self._pile_len[p]
+                if n >= 2 and piles[p * _CARDS + n - 1] % 13 == piles[p * _CARDS + n - 2] % 13:
+                    mask |= 1 << p
+        self._coverable = mask
+
+    def _push_pile(self, pile, card):
+        n = self._pile_len[pile]
+        self._piles[pile * _CARDS + n] = card
+        self._pile_len[pile] = n + 1
+        self._tops[pile] = card
+
+    def _pop_deck(self, player):
+        head = self._deck_head[player]
+        card = self._decks[player * _CARDS + head]
+        self._deck_head[player] = (head + 1) % _CARDS
+        self._deck_len[player] -= 1
+        return card
+
+    def _push_deck_bottom(self, player, card):
+        i = (self._deck_head[player] + self._deck_len[player]) % _CARDS
+        self._decks[player * _CARDS + i] = card
+        self._deck_len[player] += 1

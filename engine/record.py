@@ -1,0 +1,189 @@
+"""A compact game record (rules, seed, stacked decks, timed inputs) that replays a match exactly.
+
+Layout: b"CSr1", the 10 rule fields, the seed (4 bytes), the stacked decks (a length
+byte each, 0 when shuffled, then the cards), then one event per input: a code byte and
+the zigzag varint of the milliseconds since the previous event (wrap-safe). Codes:
+0x80 | player << 4 | pile for a press, and _START, _NEXT, _NEW_MATCH, _TICK below.
+A Recorder writes into a buffer allocated once; when it is full it stops and sets `full`.
+"""
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731  (desktop fallback)
+
+from .game import Game, INVALID, IGNORED
+from .rules import Rules
+from .ticks import ticks_add, ticks_diff
+
+MAGIC = b"CSr1"
+_START = const(1)
+_NEXT = const(2)
+_NEW_MATCH = const(3)
+_TICK = const(4)
+_PRESS = const(0x80)
+_WIDE = (0, 0, 0, 0, 1, 1, 1, 1, 1, 0)  # rule fields stored in 2 bytes (the rest in 1)
+
+
+def header(game, stacked=None):
+    """The record header for a match about to start (stacked: (deck_a, deck_b) or None)."""
+    out = bytearray(MAGIC)
+    vals = game.rules.values()
+    for i in range(len(vals)):
+        if _WIDE[i]:
+            out.append(vals[i] >> 8)
+        out.append(vals[i] & 0xFF)
+    s = game.seed
+    out.extend(bytes((s >> 24, (s >> 16) & 0xFF, (s >> 8) & 0xFF, s & 0xFF)))
+    decks = stacked if stacked is not None else (b"", b"")
+    for d in decks:
+        out.append(len(d))
+    for d in decks:
+        out.extend(bytes(d))
+    return bytes(out)
+
+
+class Recorder:
+    """Forwards inputs to a Game and records them; press() and tick() allocate nothing."""
+
+    def __init__(self, game, capacity=2048, stacked=None):
+        if game.phase != 0:
+            raise ValueError("game: record from before start()")
+        if stacked is None and game._stacked is not None:
+            stacked = game._stacked
+        head = header(game, stacked)
+        if capacity < len(head) + 16:
+            raise ValueError("capacity: at least %d bytes" % (len(head) + 16))
+        self.game = game
+        self._buf = bytearray(capacity)
+        self._buf[0:len(head)] = head
+        self._n = len(head)
+        self._t = 0
+        self.full = False
+
+    def start(self, now):
+        """game.start(now), recorded."""
+        return self._log(_START, now, self.game.start(now))
+
+    def next_game(self, now):
+        """game.next_game(now), recorded."""
+        return self._log(_NEXT, now, self.game.next_game(now))
+
+    def new_match(self, now):
+        """game.new_match(now), recorded."""
+        return self._log(_NEW_MATCH, now, self.game.new_match(now))
+
+    def press(self, player, pile, now):
+        """game.press(player, pile, now), recorded unless INVALID."""
+        r = self.game.press(player, pile, now)
+        if r != INVALID:
+            self._put(_PRESS | (player << 4) | pile, now)
+        return r
+
+    def tick(self, now):
+        """game.tick(now), recorded when a timer fired."""
+        return self._log(_TICK, now, self.game.tick(now))
+
+    def data(self):
+        """The record so far, as bytes."""
+        return bytes(self._buf[0:self._n])
+
+    def _log(self, code, now, result):
+        if result != INVALID and result != IGNORED:
+            self._put(code, now)
+        return result
+
+    def _put(self, code, now):
+        if self.full:
+            return
+        d = ticks_diff(now, self._t)
+        z = d + d if d >= 0 else -d - d - 1
+        buf = self._buf
+        i = self._n
+        if i + 6 > len(buf):  # code + up to 5 varint bytes
+            self.full = True
+            return
+        buf[i] = code
+        i += 1
+        while z >= 0x80:
+            buf[i] = (z & 0x7F) | 0x80
+            z >>= 7
+            i += 1
+        buf[i] = z
+        self._n = i + 1
+        self._t = now
+
+
+def _bad(why):
+    return ValueError("record: " + why)
+
+
+def parse(data):
+    """(rules, seed, stacked or None, events) from a record; events are (code, now) pairs."""
+    data = bytes(data)
+    if data[0:4] != MAGIC:
+        raise _bad("not a California Speed record")
+    i = 4
+    vals = []
+    try:
+        for wide in _WIDE:
+            v = data[i]
+            i += 1
+            if wide:
+                v = (v << 8) | data[i]
+                i += 1
+            vals.append(v)
+        seed = (data[i] << 24) | (data[i + 1] << 16) | (data[i + 2] << 8) | data[i + 3]
+        la, lb = data[i + 4], data[i + 5]
+    except IndexError:
+        raise _bad("header cut short")
+    i += 6
+    stacked = None
+    if la or lb:
+        if i + la + lb > len(data):
+            raise _bad("stacked decks cut short")
+        stacked = (data[i:i + la], data[i + la:i + la + lb])
+        i += la + lb
+    rules = Rules.from_values(vals)
+    events = []
+    t = 0
+    while i < len(data):
+        code = data[i]
+        i += 1
+        z = 0
+        shift = 0
+        while True:
+            if i >= len(data) or shift > 28:
+                raise _bad("event cut short at byte %d" % i)
+            b = data[i]
+            i += 1
+            z |= (b & 0x7F) << shift
+            shift += 7
+            if b < 0x80:
+                break
+        d = z >> 1 if not z & 1 else -(z >> 1) - 1
+        t = ticks_add(t, d)
+        if not (code & _PRESS or _START <= code <= _TICK):
+            raise _bad("unknown event code 0x%02x" % code)
+        events.append((code, t))
+    return rules, seed, stacked, events
+
+
+def replay(data):
+    """The Game that a record describes, with every recorded input applied."""
+    rules, seed, stacked, events = parse(data)
+    if stacked is None:
+        g = Game(rules, seed)
+    else:
+        g = Game.from_decks(stacked[0], stacked[1], rules, seed)
+    for code, now in events:
+        if code & _PRESS:
+            g.press((code >> 4) & 7, code & 15, now)
+        elif code == _START:
+            g.start(now)
+        elif code == _NEXT:
+            g.next_game(now)
+        elif code == _NEW_MATCH:
+            g.new_match(now)
+        else:
+            g.tick(now)
+    return g

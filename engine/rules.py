@@ -1,0 +1,82 @@
+"""Rules of a California Speed match (RULES.md), validated once at construction."""
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731  (desktop fallback)
+
+A = const(0)
+B = const(1)
+DRAW = const(2)
+
+RANK = const(0)
+SUIT = const(1)
+RANK_OR_SUIT = const(2)
+
+DEADLOCK_DRAW = const(0)
+DEADLOCK_FEWER = const(1)
+
+_MAX_MS = const(60000)
+
+# Field order is the record format (engine/record.py): name, low, high.
+_FIELDS = (
+    ("piles_per_row", 3, 6),
+    ("match_by", RANK, RANK_OR_SUIT),
+    ("doubles", 0, 1),
+    ("wins_needed", 1, 5),
+    ("foul_lockout_ms", 0, _MAX_MS),
+    ("collision_ms", 0, _MAX_MS),
+    ("tie_window_ms", 0, _MAX_MS),
+    ("stall_ms", 0, _MAX_MS),
+    ("dead_deal_limit", 1, 1000),
+    ("deadlock", DEADLOCK_DRAW, DEADLOCK_FEWER),
+)
+
+
+class Rules:
+    """The variant and timings of a match; a bad value raises ValueError naming the field."""
+
+    def __init__(self, piles_per_row=4, match_by=RANK, doubles=False, wins_needed=2,
+                 foul_lockout_ms=400, collision_ms=150, tie_window_ms=10,
+                 stall_ms=1000, dead_deal_limit=10, deadlock=DEADLOCK_DRAW):
+        values = (piles_per_row, match_by, doubles, wins_needed, foul_lockout_ms,
+                  collision_ms, tie_window_ms, stall_ms, dead_deal_limit, deadlock)
+        for i in range(len(_FIELDS)):
+            name, low, high = _FIELDS[i]
+            v = values[i]
+            if name == "doubles":
+                if v is not True and v is not False:
+                    raise ValueError("doubles: must be True or False, not %r" % (v,))
+            elif type(v) is not int or v < low or v > high:
+                raise ValueError("%s: must be an integer %d..%d, not %r" % (name, low, high, v))
+        self.piles_per_row = piles_per_row
+        self.match_by = match_by
+        self.doubles = doubles
+        self.wins_needed = wins_needed
+        self.foul_lockout_ms = foul_lockout_ms
+        self.collision_ms = collision_ms
+        self.tie_window_ms = tie_window_ms
+        self.stall_ms = stall_ms
+        self.dead_deal_limit = dead_deal_limit
+        self.deadlock = deadlock
+
+    def values(self):
+        """The fields as a tuple of ints, in record order."""
+        return (self.piles_per_row, self.match_by, int(self.doubles), self.wins_needed,
+                self.foul_lockout_ms, self.collision_ms, self.tie_window_ms,
+                self.stall_ms, self.dead_deal_limit, self.deadlock)
+
+    @classmethod
+    def from_values(cls, values):
+        """Rules from a tuple made by values(); ValueError if it does not fit."""
+        if len(values) != len(_FIELDS):
+            raise ValueError("rules: expected %d fields, got %d" % (len(_FIELDS), len(values)))
+        v = list(values)
+        v[2] = bool(v[2]) if v[2] in (0, 1) else v[2]
+        return cls(*v)
+
+    def __eq__(self, other):
+        return isinstance(other, Rules) and self.values() == other.values()
+
+    def __repr__(self):
+        return "Rules(" + ", ".join(
+            ["%s=%r" % (f[0], getattr(self, f[0])) for f in _FIELDS]) + ")"
