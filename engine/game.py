@@ -8,7 +8,7 @@ call notices them first, so a game depends only on its seed, rules and timed pre
 try:
     from micropython import const
 except ImportError:
-    const = lambda x: x  # noqa: E731  (desktop fallback)
+    const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 from .rules import Rules, A, B, DRAW, RANK, SUIT, DEADLOCK_FEWER
 from .rng import Rng
@@ -189,6 +189,12 @@ class Game:
     def wins(self):
         """(wins of A, wins of B) in this match."""
         return (self._wins[A], self._wins[B])
+
+    def wins_of(self, player):
+        """Games the player has won in this match (allocation-free, unlike wins)."""
+        if player != A and player != B:
+            return 0
+        return self._wins[player]
 
     # ---- transitions ----
 

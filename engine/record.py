@@ -9,7 +9,7 @@ A Recorder writes into a buffer allocated once; when it is full it stops and set
 try:
     from micropython import const
 except ImportError:
-    const = lambda x: x  # noqa: E731  (desktop fallback)
+    const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 from .game import Game, INVALID, IGNORED
 from .rules import Rules

@@ -7,7 +7,7 @@ small ints are 31-bit, and a long int would allocate.
 try:
     from micropython import const
 except ImportError:
-    const = lambda x: x  # noqa: E731  (desktop fallback)
+    const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 SEED_MAX = const((1 << 30) - 1)
 _M15 = const(0x7FFF)

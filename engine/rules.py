@@ -2,7 +2,7 @@
 try:
     from micropython import const
 except ImportError:
-    const = lambda x: x  # noqa: E731  (desktop fallback)
+    const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 A = const(0)
 B = const(1)
