@@ -1,0 +1,44 @@
+"""Key numbers to roles. A role is a pile button (player, near/far row, index) or MENU.
+
+Each player has eight buttons mirroring the two rows as seen from their own seat: the
+near row is their own row, left to right from their seat; the far row is the opponent's
+row, also left to right as they see it. Key numbers follow the scanner's pin order:
+0-3 A near, 4-7 A far, 8-11 B near, 12-15 B far, 16 MENU. Role byte for a pile button:
+player << 3 | far << 2 | index; ROLE_MENU for MENU; ROLE_NONE for an unmapped key.
+"""
+try:
+    from micropython import const
+except ImportError:
+    const = lambda expr: expr  # noqa: E731  (desktop fallback)
+
+ROLE_MENU = const(0x40)
+ROLE_NONE = const(0xFF)
+KEY_COUNT = const(17)
+MENU_KEY = const(16)
+
+KEYMAP = bytes(range(16)) + bytes((ROLE_MENU,))
+
+
+def role_of(key_number, keymap=KEYMAP):
+    """The role of a key number; ROLE_NONE for a key with no mapping."""
+    if type(key_number) is not int or key_number < 0 or key_number >= len(keymap):
+        return ROLE_NONE
+    return keymap[key_number]
+
+
+def pile_of(role, n):
+    """The engine pile a pile-button role presses with n piles per row, or -1."""
+    if role > 15:
+        return -1
+    index = role & 3
+    if index >= n:
+        return -1
+    player = (role >> 3) & 1
+    if role & 4:  # far row: the opponent's row, seen from across the table
+        return (1 - player) * n + (n - 1 - index)
+    return player * n + index
+
+
+def player_of(role):
+    """The player (0 = A, 1 = B) whose button this pile role is."""
+    return (role >> 3) & 1
