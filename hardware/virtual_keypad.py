@@ -1,0 +1,371 @@
+"""A clock-driven twin of CircuitPython's `keypad.Keys` for the desktop (CPython only).
+
+`Event` and `EventQueue` behave like `keypad`'s. `VirtualKeys` scans like `keypad.Keys`
+with no thread: the contacts are a timeline of changes (`set_key`, `press`, `release`,
+`tap`, `schedule`) and `scan_until(now)` runs every scan due by then. Scans fall every
+`interval_ms` from the start (ticks_ms, wrapping at 2**29); a scan sees the contacts as
+they are at its time and queues events in key-number order, stamped with its time.
+As on the board: a tap shorter than the interval, between two scans, is missed; debounce
+is CircuitPython's integrator (a per-key counter steps towards the contact, within
++-threshold, and an event fires when it crosses zero: a clean change is reported after
+`debounce_threshold` scans, a flickering one on its average); a new scanner does not
+report keys held at its start (`reset()` does); a full queue drops the newest event and
+sets `overflowed`, and that transition is lost for good.
+With `clock=SimClock(...)` every read of the queue (get, get_into, len, bool, overflowed,
+clear) first scans up to `clock.now`, so firmware that only calls `get_into` sees what
+the board would have queued by then. Not for the board (tools/mpy.py skips virtual*).
+"""
+import heapq
+import re
+import time
+from collections import deque
+
+from engine.ticks import TICKS_MAX, ticks_add, ticks_diff, valid_ticks
+
+DEFAULT_HOLD_MS = 80
+
+
+def _check_int(name, value, lo, hi=None):
+    """Raise ValueError unless value is an int in lo..hi."""
+    if type(value) is not int or value < lo or (hi is not None and value > hi):
+        raise ValueError("%s must be an int >= %d%s, not %r"
+                         % (name, lo, "" if hi is None else " and <= %d" % hi, value))
+
+
+def _check_ticks(ms):
+    if not valid_ticks(ms):
+        raise ValueError("not a ticks_ms value: %r" % (ms,))
+    return ms
+
+
+class Event:
+    """A key transition, as `keypad.Event`: key_number, pressed, released, timestamp
+    (all read-only). Equality and hash ignore the timestamp."""
+
+    __slots__ = ("_key_number", "_pressed", "_timestamp")
+
+    def __init__(self, key_number=0, pressed=True, timestamp=None):
+        _check_int("key_number", key_number, 0)
+        if timestamp is None:
+            timestamp = (time.monotonic_ns() // 1000000) & TICKS_MAX
+        self._set(key_number, pressed, timestamp)
+
+    def _set(self, key_number, pressed, timestamp):
+        """Fill in place (what EventQueue.get_into does)."""
+        self._key_number, self._pressed, self._timestamp = key_number, bool(pressed), timestamp
+
+    key_number = property(lambda self: self._key_number, doc="The key number.")
+    pressed = property(lambda self: self._pressed, doc="True for a key-down.")
+    released = property(lambda self: not self._pressed, doc="True for a key-up.")
+    timestamp = property(lambda self: self._timestamp, doc="ticks_ms of the scan.")
+
+    def __eq__(self, other):
+        if not isinstance(other, Event):
+            return NotImplemented
+        return (self._key_number, self._pressed) == (other._key_number, other._pressed)
+
+    def __hash__(self):
+        return hash((self._key_number, self._pressed))
+
+    def __repr__(self):
+        return "<Event: key_number %d %s>" % (
+            self._key_number, "pressed" if self._pressed else "released")
+
+
+class EventQueue:
+    """A bounded FIFO of key events, as `keypad.EventQueue`; a full queue drops the
+    newest event. A scanner makes it and fills it."""
+
+    def __init__(self, max_events=64):
+        _check_int("max_events", max_events, 1)
+        self._items, self._max, self._overflowed = deque(), max_events, False
+        self._sync = None  # called before every read: scans up to the clock's now
+
+    def _before_read(self):
+        if self._sync is not None:
+            self._sync()
+
+    def _record(self, key_number, pressed, timestamp):
+        """Queue an event; False (and overflowed set) if the queue is full."""
+        if len(self._items) >= self._max:
+            self._overflowed = True
+            return False
+        self._items.append((key_number, pressed, timestamp))
+        return True
+
+    def get(self):
+        """Remove and return the next Event, or None."""
+        self._before_read()
+        return Event(*self._items.popleft()) if self._items else None
+
+    def get_into(self, event):
+        """Move the next event into `event` (no allocation) and return True; return False,
+        leaving `event` untouched, if the queue is empty."""
+        if not isinstance(event, Event):
+            raise TypeError("get_into() needs an Event, not %s" % type(event).__name__)
+        self._before_read()
+        if not self._items:
+            return False
+        event._set(*self._items.popleft())
+        return True
+
+    def clear(self):
+        """Drop every queued event and set overflowed back to False."""
+        self._before_read()
+        self._items.clear()
+        self._overflowed = False
+
+    def __len__(self):
+        self._before_read()
+        return len(self._items)
+
+    def __bool__(self):
+        return len(self) > 0
+
+    @property
+    def overflowed(self):
+        """True once an event was dropped because the queue was full, until clear()."""
+        self._before_read()
+        return self._overflowed
+
+
+class SimClock:
+    """A simulated supervisor.ticks_ms (0..2**29-1, wrapping). The clock is callable,
+    so it can stand in for supervisor.ticks_ms."""
+
+    def __init__(self, now=0):
+        self._now = _check_ticks(now)
+
+    now = property(lambda self: self._now, doc="The current ticks_ms value.")
+
+    def set(self, ms):
+        """Jump to ticks value ms."""
+        self._now = _check_ticks(ms)
+
+    def advance(self, ms):
+        """Move forward ms >= 0 milliseconds (wrapping); return the new now."""
+        _check_int("ms", ms, 0)
+        self._now = ticks_add(self._now, ms)
+        return self._now
+
+    def __call__(self):
+        return self._now
+
+    ticks_ms = __call__
+
+
+class VirtualKeys:
+    """A `keypad.Keys` look-alike driven by simulated time (see the module docstring).
+    Times are ticks_ms values within 2**28 ms of the next scan. The first scan is at
+    `start_ms`, by default clock.now, or 0 without a clock."""
+
+    def __init__(self, key_count, *, interval_ms=5, max_events=64, debounce_threshold=1,
+                 clock=None, start_ms=None):
+        _check_int("key_count", key_count, 1)
+        _check_int("interval_ms", interval_ms, 1)
+        _check_int("debounce_threshold", debounce_threshold, 1, 127)
+        start_ms = _check_ticks(start_ms if start_ms is not None
+                                else clock.now if clock is not None else 0)
+        self._n, self._interval, self._threshold = key_count, interval_ms, debounce_threshold
+        self._clock, self._deinited = clock, False
+        # Internal time is unwrapped ms since the start (ticks value _origin).
+        self._origin, self._next, self._last = start_ms, 0, None
+        self._contact = [False] * key_count
+        self._count = [0] * key_count  # the integrator, -T..T; 0 only while new
+        self._pending, self._seq = [], 0  # heap of (time, seq, key, down)
+        self._events = EventQueue(max_events)
+        if clock is not None:
+            self._events._sync = self._sync
+
+    @property
+    def events(self):
+        """The EventQueue (with a clock, it scans up to clock.now on every read)."""
+        self._check()
+        return self._events
+
+    @property
+    def key_count(self):
+        """The number of keys scanned."""
+        self._check()
+        return self._n
+
+    last_scan_ms = property(lambda self: None if self._last is None else self._ticks(self._last),
+                            doc="ticks_ms of the last scan, None before the first.")
+    next_scan_ms = property(lambda self: self._ticks(self._next), doc="ticks_ms of the next scan.")
+
+    def reset(self, at_ms=None):
+        """Take every key as released and scan at once, at at_ms (default clock.now, or
+        the last scan's time): held keys are reported pressed after debounce_threshold
+        scans. Later scans fall every interval from that time."""
+        self._check()
+        if at_ms is None and self._clock is None:
+            t = self._next if self._last is None else self._last
+        else:
+            t = self._due(at_ms)
+        self.scan_until(self._ticks(t))
+        self._count = [-self._threshold] * self._n
+        self._scan(t)
+
+    def deinit(self):
+        """Stop scanning; any further use raises ValueError, as on the board."""
+        self._deinited = True
+        self._events._sync = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.deinit()
+
+    def set_key(self, key_number, down, at_ms=None):
+        """Close (down) or open key_number's contact at ticks at_ms (default clock.now).
+        ValueError for a key outside 0..key_count-1 or a time before the last scan."""
+        self._check()
+        _check_int("key_number", key_number, 0, self._n - 1)
+        heapq.heappush(self._pending, (self._due(at_ms), self._seq, key_number, bool(down)))
+        self._seq += 1
+
+    def press(self, key_number, at_ms=None):
+        """set_key(key_number, True, at_ms)."""
+        self.set_key(key_number, True, at_ms)
+
+    def release(self, key_number, at_ms=None):
+        """set_key(key_number, False, at_ms)."""
+        self.set_key(key_number, False, at_ms)
+
+    def tap(self, key_number, at_ms=None, hold_ms=DEFAULT_HOLD_MS):
+        """Press at at_ms, release hold_ms later (missed if both fall between two scans)."""
+        _check_int("hold_ms", hold_ms, 0)
+        at = self._ticks(self._due(at_ms))
+        self.press(key_number, at)
+        self.release(key_number, ticks_add(at, hold_ms))
+
+    def schedule(self, events, offset_ms=0):
+        """set_key for each (ms, key, down) of load_script() at ticks offset_ms + ms;
+        all are checked before any is scheduled."""
+        self._check()
+        items = [(ticks_add(offset_ms, ms), key, down) for ms, key, down in events]
+        for at, key, _ in items:
+            _check_int("key_number", key, 0, self._n - 1)
+            self._due(at)
+        for at, key, down in items:
+            self.set_key(key, down, at)
+
+    def inject(self, key_number, pressed, at_ms=None):
+        """Queue an event as if scanned, bypassing contacts and debounce (overflow still
+        applies; returns False if dropped): for firmware tests of key numbers no wiring
+        gives, e.g. beyond the key map. Stamped at_ms, default the last scan's time."""
+        self._check()
+        _check_int("key_number", key_number, 0)
+        self._events._before_read()
+        stamp = self._ticks(self._next if self._last is None else self._last)
+        return self._events._record(key_number, bool(pressed), stamp if at_ms is None else at_ms)
+
+    def scan_until(self, now_ms):
+        """Run every scan whose time is <= ticks now_ms."""
+        self._check()
+        end, step = self._time(now_ms), self._interval
+        while self._next <= end:
+            if self._idle():  # skip the scans that cannot change anything
+                target = min(end, self._pending[0][0]) if self._pending else end
+                if target > self._next:
+                    self._next += (target - self._next) // step * step
+            self._scan(self._next)
+
+    def _scan(self, t):
+        pending, contact, count, limit = self._pending, self._contact, self._count, self._threshold
+        while pending and pending[0][0] <= t:
+            _, _, key, down = heapq.heappop(pending)
+            contact[key] = down
+        stamp = self._ticks(t)
+        for key in range(self._n):  # CircuitPython's keypad_debounce()
+            c = count[key]
+            if contact[key] and c < limit:
+                c += 1
+                if c == 0:
+                    c = limit
+                    self._events._record(key, True, stamp)
+            elif not contact[key] and c > -limit:
+                c -= 1
+                if c == 0:
+                    c = -limit
+                    self._events._record(key, False, stamp)
+            count[key] = c
+        self._last, self._next = t, t + self._interval
+
+    def _idle(self):
+        limit = self._threshold
+        return all(c >= limit if down else c <= -limit
+                   for c, down in zip(self._count, self._contact))
+
+    def _sync(self):
+        if not self._deinited:
+            self.scan_until(self._clock.now)
+
+    def _time(self, ms):
+        """Internal time of ticks value ms, taken as the nearest to the next scan."""
+        return self._next + ticks_diff(_check_ticks(ms), self._ticks(self._next))
+
+    def _ticks(self, t):
+        return ticks_add(self._origin, t)
+
+    def _due(self, at_ms):
+        """Internal time of a contact change at at_ms (default clock.now), checked."""
+        if at_ms is None:
+            if self._clock is None:
+                raise ValueError("at_ms is needed without a clock")
+            at_ms = self._clock.now
+        t = self._time(at_ms)
+        if self._last is not None and t < self._last:
+            raise ValueError("at_ms %d is before the last scan at %d"
+                             % (at_ms, self._ticks(self._last)))
+        return t
+
+    def _check(self):
+        if self._deinited:
+            raise ValueError("Object has been deinitialized.")
+
+
+_NUMBER = re.compile(r"[0-9]+\Z")
+
+
+def load_script(text, names=None):
+    """Parse a key script into a list of (ms, key, down) in script order.
+
+    One event a line: `<ms> <key> down|up` or `<ms> <key> tap [hold_ms]` (a tap is a
+    down at ms and an up at ms + hold_ms, default 80). `#` starts a comment; blank
+    lines are skipped. <key> is a key number or a name in `names` ({"MENU": 16}).
+    Raises ValueError naming the line number and the reason."""
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+
+        def bad(reason):
+            return ValueError("line %d: %s: %r" % (number, reason, line.strip()))
+
+        if not 3 <= len(words) <= 4 or (len(words) == 4 and words[2] != "tap"):
+            raise bad("expected '<ms> <key> down|up' or '<ms> <key> tap [hold_ms]'")
+        ms, key, action = words[:3]
+        if not _NUMBER.match(ms):
+            raise bad("time %r is not a whole number of ms" % ms)
+        if _NUMBER.match(key):
+            key = int(key)
+        elif names is None:
+            raise bad("key %r is not a number (no key names given)" % key)
+        elif key in names:
+            key = names[key]
+        else:
+            raise bad("unknown key name %r" % key)
+        ms = int(ms)
+        if action in ("down", "up"):
+            out.append((ms, key, action == "down"))
+        elif action == "tap":
+            hold = words[3] if len(words) == 4 else str(DEFAULT_HOLD_MS)
+            if not _NUMBER.match(hold) or int(hold) < 1:
+                raise bad("hold %r is not a whole number of ms >= 1" % hold)
+            out += [(ms, key, True), (ms + int(hold), key, False)]
+        else:
+            raise bad("action %r is not down, up or tap" % action)
+    return out
