@@ -1,0 +1,1 @@
+"""The handheld app (CircuitPython): code.py, main loop, screens, sound."""

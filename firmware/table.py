@@ -1,0 +1,158 @@
+"""The play screen: A's row at the bottom, B's row at the top turned to face B, and each
+player's info line (deck count, a message, score pips) along their own edge.
+
+sync() compares what is drawn with the game and changes only what differs; it never
+reveals which piles match (training hints aside, which are off by default).
+"""
+import displayio
+
+from engine.ticks import ticks_add, ticks_diff
+from firmware import glyphs
+from firmware.ui import W, CELL_H, LINE_CHARS, Cell, TextLine, Banner, outline, clear
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda expr: expr  # noqa: E731  (desktop fallback)
+
+_ROW_B_Y = const(8)
+_ROW_A_Y = const(32)
+_LINE_B_Y = const(0)
+_LINE_A_Y = const(56)
+_MAX_CELLS = const(8)
+_MSG_COL = const(4)
+_MSG_LEN = const(12)
+_PIPS_COL = const(16)
+_FOREVER = const(-1)
+_DECK = bytes((glyphs.ICON_DECK,))
+_PIP_ON = bytes((glyphs.ICON_PIP_ON,))
+_PIP_OFF = bytes((glyphs.ICON_PIP_OFF,))
+
+
+class Table:
+    """Both rows of piles, both info lines and both banners, as one displayio Group."""
+
+    def __init__(self, kit):
+        self.kit = kit
+        self.group = displayio.Group()
+        self.bg = displayio.Bitmap(W, 64, 2)
+        self.group.append(kit.grid(self.bg, W, 64))
+        self.cells = []
+        for _ in range(_MAX_CELLS):
+            c = Cell(kit)
+            self.cells.append(c)
+            self.group.append(c.rank)
+            self.group.append(c.suit)
+        self.lines = (TextLine(kit, LINE_CHARS, 1, _LINE_A_Y),
+                      TextLine(kit, LINE_CHARS, 1, _LINE_B_Y, flipped=True))
+        for line in self.lines:
+            self.group.append(line.grid)
+        self.banners = (Banner(kit, _ROW_A_Y, False), Banner(kit, _ROW_B_Y, True))
+        for b in self.banners:
+            self.group.append(b.group)
+        self.n = 0
+        self.cell_w = 0
+        self.decks = bytearray(b"\xff\xff")  # deck counts drawn
+        self.pips = bytearray(b"\xff\xff")  # wins drawn
+        self.msg_until = [_FOREVER, _FOREVER]  # ticks_ms when each message expires
+        self.msg_on = bytearray(2)
+        self.hint_mask = 0
+
+    def layout(self, n):
+        """Arrange n piles per row (3 or 4) and draw the card outlines."""
+        self.n = n
+        w = W // n
+        self.cell_w = w
+        left = (W - w * n) // 2
+        clear(self.bg, 0, 0, W, 64)
+        for i in range(_MAX_CELLS):
+            cell = self.cells[i]
+            if i >= 2 * n:
+                cell.rank.hidden = True
+                cell.suit.hidden = True
+                continue
+            cell.rank.hidden = False
+            cell.suit.hidden = False
+            if i < n:  # A's pile i, from A's left
+                x, y, flipped = left + i * w, _ROW_A_Y, False
+            else:  # B's pile: B's own left is the screen's right
+                x, y, flipped = left + (2 * n - 1 - i) * w, _ROW_B_Y, True
+            outline(self.bg, x + 1, y, w - 2, CELL_H)
+            cell.place(x, y, w, flipped)
+            cell.show(-1)
+        self.kit.changes += 1
+        for p in range(2):
+            self.decks[p] = 0xFF
+            self.pips[p] = 0xFF
+            self.lines[p].show(b"")
+            self.banners[p].hide()
+            self.msg_on[p] = 0
+
+    def cell_of(self, pile):
+        """The Cell that draws an engine pile."""
+        return self.cells[pile]
+
+    def sync(self, game):
+        """Redraw the piles, deck counts and score pips that differ from the game."""
+        for p in range(2 * self.n):
+            self.cells[p].show(game.top(p))
+        for player in range(2):
+            d = game.deck_size(player)
+            if d != self.decks[player]:
+                self.decks[player] = d
+                line = self.lines[player]
+                line.put(0, _DECK)
+                line.number(1, d, 2)
+            wins = game.wins_of(player)
+            if wins != self.pips[player]:
+                self.pips[player] = wins
+                self._draw_pips(player, wins, game.rules.wins_needed)
+
+    def _draw_pips(self, player, wins, needed):
+        line = self.lines[player]
+        start = LINE_CHARS - needed
+        line.fill(_PIPS_COL, start)
+        for i in range(needed):
+            line.put(start + i, _PIP_ON if i < wins else _PIP_OFF)
+
+    def say(self, player, text, now, ms):
+        """Show a message on a player's line for ms milliseconds (ms < 0: until replaced)."""
+        self.lines[player].center(text, _MSG_COL, _MSG_LEN)
+        self.msg_on[player] = 1
+        self.msg_until[player] = _FOREVER if ms < 0 else ticks_add(now, ms)
+
+    def say_both(self, text, now, ms):
+        """The same message for both players."""
+        self.say(0, text, now, ms)
+        self.say(1, text, now, ms)
+
+    def expire(self, now):
+        """Clear messages whose time is up."""
+        for p in range(2):
+            if self.msg_on[p] and self.msg_until[p] != _FOREVER:
+                if ticks_diff(now, self.msg_until[p]) >= 0:
+                    self.quiet(p)
+
+    def quiet(self, player):
+        """Clear a player's message."""
+        if self.msg_on[player]:
+            self.lines[player].fill(_MSG_COL, _MSG_COL + _MSG_LEN)
+            self.msg_on[player] = 0
+
+    def hint(self, mask):
+        """Training hints: underline the piles in mask (0 hides every mark)."""
+        if mask == self.hint_mask:
+            return
+        self.hint_mask = mask
+        n, w = self.n, self.cell_w
+        left = (W - w * n) // 2
+        for p in range(2 * n):
+            on = (mask >> p) & 1
+            if p < n:
+                x, y = left + p * w, _ROW_A_Y + CELL_H - 2
+            else:
+                x, y = left + (2 * n - 1 - p) * w, _ROW_B_Y + 1
+            for dx in range(6, w - 6):
+                if self.bg[x + dx, y] != on:
+                    self.bg[x + dx, y] = on
+                    self.kit.changes += 1

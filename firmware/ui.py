@@ -1,0 +1,224 @@
+"""Drawing kit on displayio: glyph sheets, text lines, card cells and boxes.
+
+Everything is built once; afterwards the screen changes only by setting tile indices,
+which allocates nothing and marks only the changed tiles dirty, so a refresh sends only
+those pixels over the bus.
+"""
+import displayio
+
+from firmware import glyphs
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda expr: expr  # noqa: E731  (desktop fallback)
+
+W = const(128)
+H = const(64)
+CELL_H = const(24)
+LINE_CHARS = const(21)
+RANK_BLANK = const(13)  # rank sheet tiles: 13 ranks, blank, card back
+RANK_BACK = const(14)
+SUIT_BLANK = const(4)  # suit sheet tiles: 4 suits, blank
+_FONT_COLS = const(16)
+
+
+def _sheet(bits, w, h, count, row_bytes, cols, extra=0):
+    """A 2-colour Bitmap holding count glyphs (+ extra blank tiles) in a grid of cols."""
+    tiles = count + extra
+    rows = (tiles + cols - 1) // cols
+    bmp = displayio.Bitmap(w * cols, h * rows, 2)
+    top = 8 * row_bytes - 1
+    for t in range(count):
+        ox = (t % cols) * w
+        oy = (t // cols) * h
+        base = t * h * row_bytes
+        for y in range(h):
+            v = 0
+            for b in range(row_bytes):
+                v = (v << 8) | bits[base + y * row_bytes + b]
+            if v:
+                for x in range(w):
+                    if (v >> (top - x)) & 1:
+                        bmp[ox + x, oy + y] = 1
+    return bmp
+
+
+class Kit:
+    """The glyph sheets and palettes, built once at start-up."""
+
+    def __init__(self):
+        self.changes = 0  # bumped by every drawing change; the main loop refreshes when > 0
+        self.palette = displayio.Palette(2)
+        self.palette[0] = 0x000000
+        self.palette[1] = 0xFFFFFF
+        self.inverse = displayio.Palette(2)
+        self.inverse[0] = 0xFFFFFF
+        self.inverse[1] = 0x000000
+        n_font = len(glyphs.FONT_CHARS)
+        self.font = _sheet(glyphs.FONT_BITS, glyphs.FONT_W, glyphs.FONT_H, n_font, 1,
+                           _FONT_COLS)
+        ranks = glyphs.RANK_BITS + bytes(2 * glyphs.RANK_H) + glyphs.BACK_BITS
+        self.ranks = _sheet(ranks, glyphs.RANK_W, glyphs.RANK_H, 15, 2, 15)
+        self.suits = _sheet(glyphs.SUIT_BITS, glyphs.SUIT_W, glyphs.SUIT_H, 4, 2, 5, 1)
+
+    def grid(self, sheet, tw, th, width=1, x=0, y=0, flipped=False, palette=None):
+        """A TileGrid over a sheet; flipped turns it 180 degrees (for player B)."""
+        g = displayio.TileGrid(sheet, pixel_shader=palette or self.palette, width=width,
+                               height=1, tile_width=tw, tile_height=th, x=x, y=y)
+        if flipped:
+            g.flip_x = True
+            g.flip_y = True
+        return g
+
+
+class TextLine:
+    """A line of small-font characters; writing changes only tiles whose glyph differs."""
+
+    def __init__(self, kit, chars, x, y, flipped=False, palette=None):
+        self.kit = kit
+        self.grid = kit.grid(kit.font, glyphs.FONT_W, glyphs.FONT_H, chars, x, y, flipped,
+                             palette)
+        self.chars = chars
+
+    def put(self, col, text):
+        """Write bytes (or a str of ASCII) at col; returns the column after it."""
+        grid = self.grid
+        for i in range(len(text)):
+            if col >= self.chars:
+                break
+            c = text[i]
+            t = glyphs.font_tile(c if type(c) is int else ord(c))
+            if grid[col] != t:
+                grid[col] = t
+                self.kit.changes += 1
+            col += 1
+        return col
+
+    def fill(self, col, end, code=32):
+        """Set columns col..end-1 to one character (space by default)."""
+        t = glyphs.font_tile(code)
+        grid = self.grid
+        for i in range(col, min(end, self.chars)):
+            if grid[i] != t:
+                grid[i] = t
+                self.kit.changes += 1
+
+    def show(self, text):
+        """Replace the whole line with text, left-aligned."""
+        self.fill(self.put(0, text), self.chars)
+
+    def center(self, text, col=0, width=-1):
+        """Write text centred in columns col..col+width-1 (the whole line by default)."""
+        if width < 0:
+            width = self.chars - col
+        pad = (width - len(text)) // 2
+        if pad < 0:
+            pad = 0
+        self.fill(col, col + pad)
+        self.fill(self.put(col + pad, text), col + width)
+
+    def number(self, col, value, digits):
+        """Right-aligned decimal number in `digits` columns, without allocating."""
+        grid = self.grid
+        for i in range(digits - 1, -1, -1):
+            if value or i == digits - 1:
+                t = glyphs.font_tile(48 + value % 10)
+                value //= 10
+            else:
+                t = glyphs.font_tile(32)
+            if grid[col + i] != t:
+                grid[col + i] = t
+                self.kit.changes += 1
+
+
+class Cell:
+    """One pile on screen: a big rank glyph and a suit symbol, inside an outline."""
+
+    def __init__(self, kit):
+        self.kit = kit
+        self.rank = kit.grid(kit.ranks, glyphs.RANK_W, glyphs.RANK_H)
+        self.suit = kit.grid(kit.suits, glyphs.SUIT_W, glyphs.SUIT_H)
+        self.rank[0] = RANK_BLANK
+        self.suit[0] = SUIT_BLANK
+        self.card = -2  # what is drawn: a card id, -1 blank
+
+    def place(self, x, y, width, flipped):
+        """Position the glyphs in a cell of width x CELL_H at (x, y), turned for B if flipped."""
+        content = glyphs.RANK_W + 1 + glyphs.SUIT_W
+        left = (width - content) // 2
+        top = 3
+        rank_x, suit_x = left, left + glyphs.RANK_W + 1
+        rank_y, suit_y = top, top
+        if flipped:  # rotate the cell's content 180 degrees about the cell's centre
+            rank_x = width - rank_x - glyphs.RANK_W
+            suit_x = width - suit_x - glyphs.SUIT_W
+            rank_y = CELL_H - rank_y - glyphs.RANK_H
+            suit_y = CELL_H - suit_y - glyphs.SUIT_H
+        for g, gx, gy in ((self.rank, rank_x, rank_y), (self.suit, suit_x, suit_y)):
+            g.x = x + gx
+            g.y = y + gy
+            g.flip_x = flipped
+            g.flip_y = flipped
+
+    def show(self, card):
+        """Draw a card id (0..51), a blank cell (-1) or a card back (-3)."""
+        if card == self.card:
+            return
+        self.card = card
+        self.kit.changes += 1
+        if card >= 0:
+            self.rank[0] = card % 13
+            self.suit[0] = card // 13
+        else:
+            self.rank[0] = RANK_BACK if card == -3 else RANK_BLANK
+            self.suit[0] = SUIT_BLANK
+
+
+def outline(bmp, x0, y0, w, h, value=1):
+    """A 1-px rectangle with cut corners (a card outline) on a Bitmap."""
+    for x in range(x0 + 1, x0 + w - 1):
+        bmp[x, y0] = value
+        bmp[x, y0 + h - 1] = value
+    for y in range(y0 + 1, y0 + h - 1):
+        bmp[x0, y] = value
+        bmp[x0 + w - 1, y] = value
+
+
+def clear(bmp, x0, y0, w, h):
+    """Set a rectangle of a Bitmap to 0."""
+    for y in range(y0, y0 + h):
+        for x in range(x0, x0 + w):
+            bmp[x, y] = 0
+
+
+class Banner:
+    """A box with one line of double-size text across a player's row, facing that player."""
+
+    def __init__(self, kit, y, flipped, chars=10):
+        self.kit = kit
+        self.group = displayio.Group()
+        box = displayio.Bitmap(W, CELL_H, 2)
+        outline(box, 0, 0, W, CELL_H)
+        outline(box, 2, 2, W - 4, CELL_H - 4)
+        self.group.append(kit.grid(box, W, CELL_H, 1, 0, y, flipped))
+        big = displayio.Group(scale=2)
+        # At scale 2 the line is chars * 12 px wide and 16 px tall, centred in the box.
+        x = (W - chars * glyphs.FONT_W * 2) // 4
+        self.line = TextLine(kit, chars, x, (y + (CELL_H - 16) // 2) // 2, flipped)
+        big.append(self.line.grid)
+        self.group.append(big)
+        self.group.hidden = True
+
+    def show(self, text):
+        """Show the banner with text centred."""
+        self.line.center(text)
+        if self.group.hidden:
+            self.group.hidden = False
+            self.kit.changes += 1
+
+    def hide(self):
+        """Hide the banner (the row beneath shows again)."""
+        if not self.group.hidden:
+            self.group.hidden = True
+            self.kit.changes += 1

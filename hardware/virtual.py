@@ -1,0 +1,201 @@
+"""The virtual handheld (desktop only): the firmware's hardware contract on a desktop.
+
+The real Adafruit displayio (Blinka) and SSD1306 driver send real bytes over a virtual
+I2C bus to a decoded SSD1306 (what the glass would show, and every byte counted); a
+virtual key scanner gives the board's EventQueue semantics and timestamps; the buzzer,
+nvm and clock are stand-ins. Two clocks: simulated (deterministic: each main-loop pass
+takes pass_ms plus the I2C time of the bytes it sent) or real time (for play).
+"""
+import contextlib
+import io
+import os
+import time
+
+with contextlib.redirect_stdout(io.StringIO()):
+    # Blinka's board detection prints a note that a PC is not a supported board.
+    import microcontroller  # noqa: F401
+    import displayio
+
+from hardware import config, oled
+from hardware.keymap import KEYMAP, KEY_COUNT
+from hardware.virtual_keypad import Event, SimClock, VirtualKeys
+from hardware.virtual_ssd1306 import VirtualI2C, VirtualSSD1306
+
+# Pin names on a Raspberry Pi Pico's header (settings.toml values are checked against them).
+PICO_PINS = frozenset(["GP%d" % i for i in range(23)] + ["GP26", "GP27", "GP28"])
+NVM_SIZE = 4096
+_TICKS_MASK = (1 << 29) - 1
+
+
+class RealClock:
+    """ticks_ms from the desktop's monotonic clock, wrapping at 2**29 like the board's."""
+
+    def __init__(self):
+        self._t0 = time.monotonic()
+
+    @property
+    def now(self):
+        return int((time.monotonic() - self._t0) * 1000) & _TICKS_MASK
+
+    def __call__(self):
+        return self.now
+
+
+class Buzzer:
+    """Records tones instead of playing them: log holds (ticks_ms, hz), newest last."""
+
+    def __init__(self, clock, keep=256):
+        self.clock = clock
+        self.hz = 0
+        self.log = []
+        self._keep = keep
+
+    def tone(self, hz):
+        self.hz = hz
+        self.log.append((self.clock(), hz))
+        if len(self.log) > self._keep:
+            del self.log[0]
+
+
+class NVM:
+    """4,096 bytes that survive power-off, kept in a file when path is given.
+
+    Counts writes and sector erases the way the RP2040 port behaves: a write whose
+    target bytes are all erased (0xFF) only programs them; any other write erases and
+    rewrites the whole 4 KB sector.
+    """
+
+    def __init__(self, path=None, size=NVM_SIZE):
+        self.path = path
+        self.data = bytearray(b"\xff" * size)
+        self.writes = 0
+        self.erases = 0
+        if path and os.path.exists(path):
+            with open(path, "rb") as f:
+                saved = f.read(size)
+            self.data[0:len(saved)] = saved
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, index):
+        return self.data[index]
+
+    def __setitem__(self, index, value):
+        if isinstance(index, slice):
+            start, stop, _ = index.indices(len(self.data))
+            if len(value) != stop - start:
+                raise ValueError("nvm: slice assignment must not change the size")
+            target = self.data[start:stop]
+        else:
+            target = self.data[index:index + 1]
+        self.writes += 1
+        if any(b != 0xFF for b in target):
+            self.erases += 1
+        self.data[index] = value
+        if self.path:
+            with open(self.path, "wb") as f:
+                f.write(self.data)
+
+
+def _refresh_like_the_board(display):
+    """Make display.refresh() leave displayio's change flags as CircuitPython does.
+
+    After a full refresh Blinka keeps every TileGrid's change flags set (its refresh may
+    run in a thread), so the next refresh resends the whole screen; CircuitPython's C
+    displayio clears them. Clearing them here keeps the desktop's bus figures the board's.
+    """
+    refresh = display.refresh
+    core = display._core
+
+    def refresh_and_settle(*, target_frames_per_second=None, minimum_frames_per_second=0):
+        full = core.full_refresh
+        done = refresh(target_frames_per_second=target_frames_per_second,
+                       minimum_frames_per_second=minimum_frames_per_second)
+        group = core.current_group
+        if full and group is not None:
+            group._get_refresh_areas([])
+            group._finish_refresh()
+        return done
+
+    display.refresh = refresh_and_settle
+
+
+class Handheld:
+    """The objects of the hardware contract, on the desktop."""
+
+    def __init__(self, *, realtime=False, settings=None, nvm_path=None, seed=None,
+                 pass_ms=4, start_ms=0, display_answers_after=0, echo=False,
+                 key_count=KEY_COUNT):
+        self.console_lines = []
+        self.echo = echo
+        self.Event = Event
+        self.keymap = KEYMAP
+        self.seed = seed
+        self.pass_ms = pass_ms
+        self.realtime = realtime
+        self.clock = RealClock() if realtime else SimClock(start_ms)
+        self.info = config.read((settings or {}).get, PICO_PINS.__contains__, self.console)
+        self.i2c = VirtualI2C(frequency=self.info["CS_I2C_HZ"])
+        self.oled = VirtualSSD1306(address=self.info["CS_I2C_ADDRESS"])
+        self._absent_for = display_answers_after  # retries before the display answers
+        if not self._absent_for:
+            self.i2c.attach(self.oled)
+        displayio.release_displays()
+        where = "SDA=%s SCL=%s" % (self.info["CS_I2C_SDA"], self.info["CS_I2C_SCL"])
+        self.display = oled.open_display(self.i2c, self.info["CS_I2C_ADDRESS"], where,
+                                         self.console, self._retry_sleep)
+        _refresh_like_the_board(self.display)
+        self.keys = VirtualKeys(key_count, interval_ms=self.info["CS_KEY_INTERVAL_MS"],
+                                clock=self.clock)
+        self.buzzer = Buzzer(self.clock)
+        self.nvm = NVM(nvm_path)
+        self.on_idle = None  # a desktop front end's hook, called once per pass
+        self.stop = False
+        self._mark = self.i2c.mark()
+
+    def ticks_ms(self):
+        """The handheld's ticks_ms."""
+        return self.clock.now
+
+    def idle(self):
+        """End of a main-loop pass: time moves on (simulated) or the front end runs (real)."""
+        if self.on_idle is not None:
+            self.on_idle(self)
+        if self.realtime:
+            time.sleep(0.002)
+            return
+        span = self.i2c.since(self._mark)
+        self._mark = self.i2c.mark()
+        bus_ms = int(span.seconds(self.i2c.frequency) * 1000 + 0.999)
+        self.clock.advance(self.pass_ms + bus_ms)
+
+    def stop_requested(self):
+        """True once a front end or a script has asked the main loop to end."""
+        return self.stop
+
+    def console(self, text):
+        """The serial console: kept in console_lines (and printed when echo is on)."""
+        self.console_lines.append(text)
+        if self.echo:
+            print(text)
+
+    def random_seed(self):
+        """The match seed: fixed when given, else fresh from the OS."""
+        if self.seed is not None:
+            return self.seed
+        return int.from_bytes(os.urandom(4), "big") & ((1 << 30) - 1)
+
+    def _retry_sleep(self, seconds):
+        if self.realtime:
+            time.sleep(seconds)
+        else:
+            self.clock.advance(int(seconds * 1000))
+        self._absent_for -= 1
+        if self._absent_for <= 0 and self.oled.address not in self.i2c.scan():
+            self.i2c.attach(self.oled)
+
+
+def init(**options):
+    """A virtual handheld (see Handheld for the options)."""
+    return Handheld(**options)
