@@ -20,3 +20,7 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache
+
+.PHONY: play
+play: $(STAMP)
+	@$(PY) -m tools.play $(ARGS)

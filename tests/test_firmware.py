@@ -1,0 +1,280 @@
+"""The handheld app through the virtual handheld: screens, bus bytes, keys, bad input."""
+import os
+import tracemalloc
+
+import pytest
+from PIL import Image
+
+import engine
+from engine import Rules
+from firmware.app import App, PLAY, RESULT, TITLE
+from hardware import virtual
+from tools import scenes
+from tools.play import parse_decks
+
+GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
+
+
+def _golden(name):
+    img = Image.open(os.path.join(GOLDEN, name + ".png")).convert("L")
+    assert img.size == (128, 64), "goldens are 128x64 (scale 1)"
+    return bytes(1 if v > 127 else 0 for v in img.tobytes())
+
+
+def _diff(frame, want):
+    rows = []
+    for y in range(64):
+        row = "".join("." if frame[y * 128 + x] == want[y * 128 + x]
+                      else ("+" if frame[y * 128 + x] else "-") for x in range(128))
+        rows.append(row)
+    return "\n".join(rows)
+
+
+@pytest.mark.parametrize("name", list(scenes.SCENES))
+def test_main_screens_match_their_golden_images(name, tmp_path):
+    hw, _ = scenes.play(name)
+    frame = hw.oled.frame()
+    want = _golden(name)
+    if frame != want:
+        hw.oled.to_png(str(tmp_path / (name + ".png")), scale=1)
+        pytest.fail("%s differs from tests/golden/%s.png ('+' lit, '-' dark; actual saved in "
+                    "%s; regenerate with python -m tools.scenes --write tests/golden):\n%s"
+                    % (name, name, tmp_path, _diff(frame, want)))
+
+
+def _app(decks=scenes.DECKS, **kw):
+    hw = virtual.init(seed=1, **kw)
+    app = App(hw, Rules(), decks=parse_decks(decks))
+    return hw, app
+
+
+def _run_until(hw, app, ms):
+    while hw.clock.now < ms:
+        app.step()
+
+
+def test_one_cover_costs_at_most_160_bytes_on_the_bus():
+    cover = scenes.event_bytes("cover", 700)
+    assert 0 < cover <= 160, cover
+
+
+def test_a_screen_switch_costs_about_one_full_frame():
+    full = scenes.event_bytes("deal", 100)
+    assert 1000 <= full <= 1100, full
+
+
+def test_nothing_is_sent_while_nothing_changes():
+    hw, app = _app()
+    hw.keys.tap(0, 100)
+    _run_until(hw, app, 400)
+    mark = hw.i2c.mark()
+    _run_until(hw, app, 650)
+    assert hw.i2c.since(mark).bytes_sent == 0
+
+
+def test_a_key_press_is_handled_in_the_first_pass_after_the_scanner_reports_it():
+    hw, app = _app()
+    starts = []
+    press_ms = [100, 600, 611, 740, 905, 1233]
+    for ms in press_ms:
+        hw.keys.tap(ms % 2 * 8 + ms % 4, ms, 30)
+    handled = []
+    while hw.clock.now < 1500:
+        starts.append(hw.clock.now)
+        before = app.presses
+        app.step()
+        handled += [app.passes - 1] * (app.presses - before)
+    assert len(handled) == len(press_ms)
+    for ms, pass_index in zip(press_ms, handled):
+        scan = -(-ms // 5) * 5  # the first scan at or after the contact closes
+        first = next(i for i, t in enumerate(starts) if t >= scan)
+        assert pass_index == first, (ms, pass_index, first)
+
+
+def test_presses_reach_the_engine_with_the_scanners_timestamps():
+    hw, app = _app()
+    hw.keys.tap(0, 100)
+    _run_until(hw, app, 690)
+    hw.keys.tap(0, 703)  # A covers pile 0; the scan at 705 stamps it
+    _run_until(hw, app, 800)
+    assert app.game.changed_at(0) == 705
+
+
+def _lists(app):
+    """{id: len} of the lists in the app's state."""
+    return {id(v): len(v) for o in _state(app) for v in vars(o).values() if isinstance(v, list)}
+
+
+def _state(app):
+    return (app, app.table, app.sound, app.game, app.game._rng)
+
+
+def _slot_ints(app, fixed):
+    """The ints held in fixed slots: attributes, and lists that kept their object and
+    length through the window (preallocated, not grown)."""
+    found = {}
+    for obj in _state(app):
+        for value in vars(obj).values():
+            if isinstance(value, list):
+                items = value if fixed.get(id(value)) == len(value) else []
+            else:
+                items = [value]
+            for v in items:
+                if type(v) is int:
+                    found[id(v)] = v
+    return list(found.values())
+
+
+def _allocations(hw, app, passes, keys):
+    """Bytes still allocated by firmware/ and engine/ code after `passes` main-loop passes,
+    less the boxed ints sitting in fixed state slots, with the traces left unexplained.
+
+    CPython boxes every int above 256: a slot that held a small cached int before the
+    window and a computed time after it shows as +32 bytes, though nothing grew (on the
+    board those are immediate small ints). Each such int is found by its allocation
+    traceback and accounted for; anything else retained is a real allocation. Traces
+    whose stack runs through the virtual hardware (which calls engine.ticks for its own
+    bookkeeping) belong to the desktop twin, not to the app.
+    """
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ours = [tracemalloc.Filter(True, os.path.join(root, d, "*")) for d in ("firmware", "engine")]
+    ours.append(tracemalloc.Filter(False, os.path.join(root, "hardware", "virtual*"),
+                                   all_frames=True))
+    tracemalloc.start(25)
+    try:
+        for i in range(passes):  # warm-up
+            app.step()
+        before = tracemalloc.take_snapshot().filter_traces(ours)
+        fixed = _lists(app)
+        for i in range(passes):
+            if keys and i % 7 == 0:
+                hw.keys.tap((i // 7) % 16, hw.clock.now, 20)
+            app.step()
+        after = tracemalloc.take_snapshot().filter_traces(ours)
+        in_slots = {}
+        for v in _slot_ints(app, fixed):
+            tb = tracemalloc.get_object_traceback(v)
+            if tb is not None:
+                frame = tb[-1] if tb[-1].filename.startswith(root) else tb[0]
+                key = (frame.filename, frame.lineno)
+                in_slots[key] = in_slots.get(key, 0) + 1
+    finally:
+        tracemalloc.stop()
+    net, unexplained = 0, []
+    for d in after.compare_to(before, "lineno"):
+        frame = d.traceback[0]
+        slots = min(max(d.count_diff, 0), in_slots.get((frame.filename, frame.lineno), 0))
+        rest = d.size_diff - slots * 32
+        net += rest
+        if rest > 0:
+            unexplained.append(str(d))
+    return net, unexplained
+
+
+@pytest.mark.parametrize("keys", [False, True], ids=["idle", "with-key-events"])
+def test_the_main_loop_allocates_nothing_net(keys):
+    hw, app = _app(scenes.DECKS)
+    hw.keys.tap(0, 100)  # into a match
+    _run_until(hw, app, 300)
+    net, where = _allocations(hw, app, 1000, keys)
+    assert app.state in (PLAY, RESULT)
+    if keys:
+        assert app.presses > 100
+    assert net <= 0 and not where, where
+
+
+def test_an_overflowed_event_queue_is_cleared_and_reported():
+    hw, app = _app()
+    hw.keys.tap(0, 100)
+    _run_until(hw, app, 400)
+    for i in range(80):  # more events than the queue holds, between two passes
+        hw.keys.inject(1 + i % 3, i % 2 == 0, hw.clock.now)
+    app.step()
+    assert app.overflows == 1 and not hw.keys.events.overflowed
+    assert b"KEYS LOST" in _line_text(hw, 0)
+    _run_until(hw, app, 3000)
+    assert app.state == PLAY
+
+
+def test_a_key_with_no_mapping_is_reported_and_ignored():
+    hw = virtual.init(seed=1, key_count=20)
+    app = App(hw, Rules(), decks=parse_decks(scenes.DECKS))
+    hw.keys.tap(0, 100)
+    _run_until(hw, app, 400)
+    before = app.game.deck_cards(0), app.game.deck_cards(1)
+    hw.keys.tap(18, hw.clock.now)
+    _run_until(hw, app, 600)
+    assert app.unknown == 1
+    assert (app.game.deck_cards(0), app.game.deck_cards(1)) == before
+    assert b"KEY ?" in _line_text(hw, 0)
+
+
+def test_a_key_held_for_seconds_is_reported_until_released():
+    hw, app = _app()
+    hw.keys.tap(0, 100)
+    _run_until(hw, app, 400)
+    hw.keys.press(5, 500)
+    _run_until(hw, app, 3600)
+    assert b"KEY HELD" in _line_text(hw, 0)
+    hw.keys.release(5, hw.clock.now)
+    _run_until(hw, app, 3700)
+    assert b"KEY HELD" not in _line_text(hw, 0)
+
+
+def test_a_display_that_does_not_answer_at_startup_is_reported_and_retried():
+    hw = virtual.init(seed=1, display_answers_after=2)
+    assert len(hw.console_lines) == 2
+    assert "No display at I2C address 0x3c on SDA=GP4 SCL=GP5" in hw.console_lines[0]
+    app = App(hw, Rules())
+    app.step()
+    assert hw.oled.initialized and any(hw.oled.frame())
+
+
+def test_bad_settings_fall_back_to_defaults_and_say_which():
+    bad = {"CS_I2C_HZ": 12345, "CS_KEYS_A": "GP1,GP2", "CS_MENU": "GP99",
+           "CS_I2C_ADDRESS": "0x3C", "CS_KEY_INTERVAL_MS": True}
+    hw = virtual.init(seed=1, settings=bad)
+    said = "\n".join(hw.console_lines)
+    for key in bad:
+        assert key in said
+    assert hw.info["CS_I2C_HZ"] == 400000 and hw.info["CS_MENU"] == "GP14"
+    assert hw.i2c.frequency == 400000
+
+
+def test_a_pin_used_twice_falls_back_to_the_default_pin_map():
+    hw = virtual.init(seed=1, settings={"CS_MENU": "GP6"})
+    assert "GP6 used twice" in "\n".join(hw.console_lines)
+    assert hw.info["CS_MENU"] == "GP14"
+
+
+def test_good_settings_are_used():
+    hw = virtual.init(seed=1, settings={"CS_I2C_HZ": 1000000, "CS_PIEZO": "GP16"})
+    assert hw.console_lines == []
+    assert hw.i2c.frequency == 1000000 and hw.info["CS_PIEZO"] == "GP16"
+
+
+def test_a_whole_match_plays_through_the_keys():
+    hw, app = _app("5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c 6c")
+    hw.keys.tap(0, 100)
+    hw.keys.tap(0, 700)  # A covers with the last card: A wins game 1
+    _run_until(hw, app, 2000)
+    assert app.state == RESULT and app.game.wins == (1, 0)
+    hw.keys.tap(0, 2000)  # next game
+    _run_until(hw, app, 2300)
+    assert app.state == PLAY and app.game.games == 2
+    assert app.game.phase in (engine.PLAY, engine.STALL)
+
+
+def test_sounds_follow_the_play():
+    hw, app = _app()
+    hw.keys.tap(0, 100)
+    _run_until(hw, app, 690)
+    hw.keys.tap(0, 700)
+    _run_until(hw, app, 720)
+    assert any(hz for t, hz in hw.buzzer.log if t >= 700)
+    _run_until(hw, app, 1000)
+    assert hw.buzzer.hz == 0  # a sound ends by itself
+
+
+def _line_text(hw, player):
+    return scenes.line_text(hw.oled.frame(), player)

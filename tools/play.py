@@ -1,0 +1,299 @@
+"""make play: California Speed on the virtual handheld.
+
+The firmware runs unchanged on the desktop; what you see is the SSD1306's decoded glass.
+Front ends: a terminal (curses: works over ssh and in tmux), a window (pygame) when a
+display is available, and a headless scripted mode (timestamped key events in; the final
+frame as PNG and the I2C byte counts out) for tests and screenshots.
+"""
+import argparse
+import os
+import sys
+import time
+
+KEYS_HELP = """\
+  Player A (bottom row is yours)          Player B (top row is yours; reads upside down)
+    top row:     [a] [s] [d] [f]            top row:     [j] [k] [l] [;]
+    bottom row:  [z] [x] [c] [v]            bottom row:  [m] [,] [.] [/]
+  Each key sits where its pile is on screen. MENU: [space]   quit: [Esc] or Ctrl-C"""
+
+# Keyboard key -> key number of the handheld (see hardware/keymap.py). A's far row and
+# B's near row are both the screen's top row; each key mirrors its pile's position.
+KEYBOARD = {
+    "z": 0, "x": 1, "c": 2, "v": 3,      # A near: A's piles 0-3, left to right
+    "a": 4, "s": 5, "d": 6, "f": 7,      # A far: B's row as A sees it
+    ";": 8, "l": 9, "k": 10, "j": 11,    # B near: B's pile 0 is the screen's top right
+    "/": 12, ".": 13, ",": 14, "m": 15,  # B far: A's row as B sees it
+    " ": 16,                             # MENU
+}
+
+# Names for scripts: A0-A3 / B0-B3 the near row (own piles from own left), Af0-Af3 /
+# Bf0-Bf3 the far row from the player's own left, MENU.
+KEY_NAMES = {"MENU": 16}
+for _p, _base in (("A", 0), ("B", 8)):
+    for _i in range(4):
+        KEY_NAMES["%s%d" % (_p, _i)] = _base + _i
+        KEY_NAMES["%sf%d" % (_p, _i)] = _base + 4 + _i
+
+
+def _parser():
+    ap = argparse.ArgumentParser(prog="make play", description=__doc__.splitlines()[0],
+                                 epilog=KEYS_HELP, formatter_class=argparse.RawTextHelpFormatter)
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--terminal", action="store_true", help="play in the terminal")
+    mode.add_argument("--window", action="store_true", help="play in a pygame window")
+    mode.add_argument("--script", metavar="FILE",
+                      help="headless: run key events from FILE ('<ms> <key> down|up|tap')")
+    ap.add_argument("--png", metavar="FILE", help="with --script: save the final frame")
+    ap.add_argument("--scale", type=int, default=4, help="PNG pixel size (default 4)")
+    ap.add_argument("--after", type=int, default=500, metavar="MS",
+                    help="with --script: run this long after the last event (default 500)")
+    ap.add_argument("--seed", type=int, help="match seed (default: random; scripts: 1)")
+    ap.add_argument("--decks", metavar="'A CARDS / B CARDS'",
+                    help="stack the first game, top card first, e.g. '5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c'")
+    ap.add_argument("--piles", type=int, choices=(3, 4), default=4, help="piles per row")
+    ap.add_argument("--wins", type=int, choices=range(1, 6), default=2, metavar="1-5",
+                    help="games to win the match (default 2)")
+    ap.add_argument("--i2c-hz", type=int, choices=(100000, 400000, 1000000),
+                    help="I2C clock (default 400000)")
+    ap.add_argument("--braille", action="store_true",
+                    help="terminal: small braille pixels even when half blocks would fit")
+    return ap
+
+
+def _rules(args):
+    from engine import Rules
+    return Rules(piles_per_row=args.piles, wins_needed=args.wins)
+
+
+def _settings(args):
+    return {"CS_I2C_HZ": args.i2c_hz} if args.i2c_hz else {}
+
+
+# ---- headless ----
+
+def parse_decks(text):
+    """('A cards / B cards') -> (list, list) of card ids; ValueError naming the problem."""
+    from engine import parse_card
+    halves = text.split("/")
+    if len(halves) != 2:
+        raise ValueError("decks: write A's cards, a '/', then B's cards")
+    return tuple([parse_card(c) for c in half.split()] for half in halves)
+
+
+def run_script(text, *, seed=1, rules=None, settings=None, after_ms=500, start_ms=0,
+               decks=None):
+    """Run a key script on a simulated handheld; returns (handheld, app)."""
+    from hardware import virtual
+    from hardware.virtual_keypad import load_script
+    from firmware.app import App
+    events = load_script(text, KEY_NAMES)
+    hw = virtual.init(seed=seed, settings=settings, start_ms=start_ms)
+    app = App(hw, rules, decks=decks)
+    hw.keys.schedule(events, offset_ms=start_ms)
+    end = max([ms for ms, _, _ in events] or [0]) + after_ms
+    elapsed = 0
+    while elapsed <= end:
+        before = hw.clock.now
+        app.step()
+        elapsed += (hw.clock.now - before) & ((1 << 29) - 1)
+    return hw, app
+
+
+def _headless(args):
+    try:
+        with open(args.script) as f:
+            text = f.read()
+    except OSError as e:
+        sys.exit("make play: cannot read the script: %s" % e)
+    try:
+        decks = parse_decks(args.decks) if args.decks else None
+        hw, app = run_script(text, seed=1 if args.seed is None else args.seed,
+                             rules=_rules(args), settings=_settings(args),
+                             after_ms=args.after, decks=decks)
+    except ValueError as e:
+        sys.exit("make play: %s: %s" % (args.script, e))
+    if args.png:
+        hw.oled.to_png(args.png, scale=args.scale)
+    hz = hw.i2c.frequency
+    print("simulated time   %d ms over %d main-loop passes" % (hw.clock.now, app.passes))
+    print("I2C bytes        %d in %d transactions (%.1f ms of bus time at %d Hz)"
+          % (hw.i2c.bytes_sent, hw.i2c.transactions, hw.i2c.bus_seconds() * 1000, hz))
+    print("key presses      %d handled" % app.presses)
+    for line in hw.console_lines:
+        print("console: " + line)
+    if args.png:
+        print("frame            " + args.png)
+
+
+# ---- terminal ----
+
+_BRAILLE_BITS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10),
+                 (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))
+
+
+def frame_lines(frame, width=128, height=64, braille=True):
+    """The frame as text lines: braille (2x4 pixels a character) or half blocks (1x2)."""
+    lines = []
+    if braille:
+        for y in range(0, height, 4):
+            row = []
+            for x in range(0, width, 2):
+                bits = 0
+                for dx, dy, b in _BRAILLE_BITS:
+                    if frame[(y + dy) * width + x + dx]:
+                        bits |= b
+                row.append(chr(0x2800 + bits))
+            lines.append("".join(row))
+    else:
+        chars = " \u2580\u2584\u2588"
+        for y in range(0, height, 2):
+            top = frame[y * width:(y + 1) * width]
+            bottom = frame[(y + 1) * width:(y + 2) * width]
+            lines.append("".join(chars[t | (b << 1)] for t, b in zip(top, bottom)))
+    return lines
+
+
+def _terminal(args):
+    import curses
+    from hardware import virtual
+    from firmware.app import App
+
+    hw = virtual.init(realtime=True, seed=args.seed, settings=_settings(args))
+    app = App(hw, _rules(args))
+    state = {"bytes": -1, "drawn": 0.0}
+
+    def front(stdscr):
+        curses.curs_set(0)
+        stdscr.nodelay(True)
+        rows, cols = stdscr.getmaxyx()
+        braille = args.braille or cols < 132 or rows < 40
+        help_lines = KEYS_HELP.splitlines()
+
+        def pump(handheld):
+            while True:
+                try:
+                    ch = stdscr.get_wch()
+                except curses.error:
+                    break
+                if ch in ("\x1b", "\x03"):
+                    handheld.stop = True
+                    return
+                key = KEYBOARD.get(ch.lower() if isinstance(ch, str) else None)
+                if key is not None:
+                    handheld.keys.tap(key, handheld.clock.now, 60)
+            now = time.monotonic()
+            if handheld.i2c.bytes_sent != state["bytes"] or now - state["drawn"] > 0.5:
+                state["bytes"] = handheld.i2c.bytes_sent
+                state["drawn"] = now
+                _draw(stdscr, handheld, braille, help_lines)
+
+        hw.on_idle = pump
+        app.run()
+
+    try:
+        curses.wrapper(front)
+    except KeyboardInterrupt:
+        pass
+    except curses.error as e:
+        sys.exit("make play: the terminal is too small or not a terminal (%s); "
+                 "try a bigger window, or --script for headless use" % e)
+
+
+def _draw(stdscr, hw, braille, help_lines):
+    import curses
+    stdscr.erase()
+    lines = frame_lines(hw.oled.frame(), braille=braille)
+    width = len(lines[0])
+    y = 0
+    try:
+        stdscr.addstr(y, 0, "\u250c" + "\u2500" * width + "\u2510")
+        for line in lines:
+            y += 1
+            stdscr.addstr(y, 0, "\u2502" + line + "\u2502")
+        y += 1
+        stdscr.addstr(y, 0, "\u2514" + "\u2500" * width + "\u2518")
+        y += 1
+        note = "California Speed  |  I2C bytes %d  |  %s" % (
+            hw.i2c.bytes_sent, "\u266a" if hw.buzzer.hz else " ")
+        stdscr.addstr(y, 0, note)
+        for line in help_lines:
+            y += 1
+            stdscr.addstr(y, 0, line)
+    except curses.error:
+        pass  # a small terminal: show what fits
+    stdscr.refresh()
+
+
+# ---- window ----
+
+def _window(args):
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+    from hardware import virtual
+    from firmware.app import App
+
+    hw = virtual.init(realtime=True, seed=args.seed, settings=_settings(args))
+    app = App(hw, _rules(args))
+    scale = 6
+    pygame.init()
+    screen = pygame.display.set_mode((128 * scale + 40, 64 * scale + 200))
+    pygame.display.set_caption("California Speed - virtual handheld")
+    font = pygame.font.Font(None, 22)
+    state = {"bytes": -1}
+
+    def pump(handheld):
+        for e in pygame.event.get():
+            if e.type == pygame.QUIT or (e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE):
+                handheld.stop = True
+            elif e.type in (pygame.KEYDOWN, pygame.KEYUP) and e.unicode is not None:
+                name = pygame.key.name(e.key)
+                key = KEYBOARD.get(" " if name == "space" else name)
+                if key is not None:
+                    handheld.keys.set_key(key, e.type == pygame.KEYDOWN, handheld.clock.now)
+        if handheld.i2c.bytes_sent != state["bytes"]:
+            state["bytes"] = handheld.i2c.bytes_sent
+            screen.fill((20, 20, 24))
+            img = handheld.oled.to_image(scale=scale)
+            surface = pygame.image.fromstring(img.tobytes(), img.size, img.mode)
+            screen.blit(surface, (20, 20))
+            for i, line in enumerate(KEYS_HELP.splitlines()):
+                screen.blit(font.render(line, True, (200, 200, 200)), (20, 64 * scale + 40 + 22 * i))
+            pygame.display.flip()
+
+    hw.on_idle = pump
+    try:
+        app.run()
+    except KeyboardInterrupt:
+        pass
+    pygame.quit()
+
+
+def _has_display():
+    if sys.platform in ("win32", "darwin"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def main(argv=None):
+    args = _parser().parse_args(argv)
+    if args.png and not args.script:
+        _parser().error("--png needs --script")
+    if args.seed is not None and not 0 <= args.seed < 2 ** 30:
+        _parser().error("--seed must be 0..%d" % (2 ** 30 - 1))
+    if args.script:
+        return _headless(args)
+    if args.window or (not args.terminal and _has_display()):
+        try:
+            return _window(args)
+        except Exception as e:  # no usable window system: the terminal always works
+            if args.window:
+                sys.exit("make play: no window (%s); try --terminal" % e)
+            print("make play: no window (%s); using the terminal" % e, file=sys.stderr)
+    if not sys.stdin.isatty():
+        sys.exit("make play: the terminal front end needs a terminal; "
+                 "use --script FILE for headless runs")
+    return _terminal(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,116 @@
+"""Deterministic scenes on the virtual handheld: the main screens, reached by scripted keys
+from stacked decks. They make the golden screenshots (tests/golden), the README's
+pictures and the I2C figures per kind of screen change.
+
+    python -m tools.scenes --write tests/golden     # regenerate the goldens (scale 1)
+    python -m tools.scenes --write docs --scale 4   # bigger pictures for people
+"""
+import argparse
+import os
+import sys
+
+from engine import Rules
+from tools.play import run_script, parse_decks
+
+DECKS = "5c 9d Jh 2s 7c 8c / 5d Kc 3h 8s 4c 6c"  # piles 0 (5c) and 4 (5d) match
+ONE_LEFT = "5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c 6c"  # A's last card is on the match
+_START = "100 A0 tap\n"  # any key on the title screen deals the match
+
+# name: (decks, key script, rules options, what it shows)
+SCENES = {
+    "title": (DECKS, "", {}, "the title screen"),
+    "deal": (DECKS, _START, {}, "a fresh deal"),
+    "cover": (DECKS, _START + "700 A0 tap\n", {}, "A covered pile 0 (5c) with 7c"),
+    "foul": (DECKS, _START + "700 A1 tap\n", {"after": 150},
+             "A pressed a pile with no match: locked"),
+    "collision": (DECKS, _START + "700 A0 tap\n750 Bf3 tap\n", {},
+                  "B pressed the pile A had just covered: too late"),
+    "stall": (DECKS, _START + "700 A0 tap\n900 B0 tap\n", {}, "no match left: stall"),
+    "redeal": (DECKS, _START + "700 A0 tap\n900 B0 tap\n", {"after": 1300},
+               "collected and dealt again after the stall"),
+    "game_over": (ONE_LEFT, _START + "700 A0 tap\n", {}, "A placed the last card: won"),
+    "match_over": (ONE_LEFT, _START + "700 A0 tap\n", {"wins_needed": 1},
+                   "A won the match"),
+}
+
+
+def play(name, **rules_extra):
+    """Run a scene; returns (handheld, app)."""
+    decks, script, options, _ = SCENES[name]
+    options = dict(options)
+    after = options.pop("after", 400)
+    options.update(rules_extra)
+    return run_script(script, seed=1, rules=Rules(**options), decks=parse_decks(decks),
+                      after_ms=after)
+
+
+def event_bytes(name, key_ms):
+    """I2C bytes sent by the main-loop pass that handled the key at key_ms, and by the
+    refreshes that follow it within 100 ms (messages, sounds and timers land there)."""
+    decks, script, options, _ = SCENES[name]
+    from hardware import virtual
+    from hardware.virtual_keypad import load_script
+    from firmware.app import App
+    from tools.play import KEY_NAMES
+    events = load_script(script, KEY_NAMES)
+    opts = {k: v for k, v in options.items() if k != "after"}
+    hw = virtual.init(seed=1)
+    app = App(hw, Rules(**opts), decks=parse_decks(decks))
+    hw.keys.schedule(events)
+    while hw.clock.now < key_ms:
+        app.step()
+    mark = hw.i2c.mark()
+    while hw.clock.now < key_ms + 100:
+        app.step()
+    return hw.i2c.since(mark).bytes_sent
+
+
+def _glyph_table():
+    from firmware import glyphs
+    table = {}
+    for i, code in enumerate(glyphs.FONT_CHARS):
+        rows = glyphs.FONT_BITS[i * glyphs.FONT_H:(i + 1) * glyphs.FONT_H]
+        table.setdefault(bytes(rows), code)
+    return table
+
+
+def line_text(frame, player, width=128, height=64):
+    """The text on a player's info line, read off the glass by matching font glyphs
+    ('?' where a cell matches no glyph). B's line is read turned to face B."""
+    from firmware import glyphs
+    if player == 1:
+        frame = frame[::-1]  # a 180-degree turn of the whole glass
+    table = _glyph_table()
+    out = bytearray()
+    y0 = height - glyphs.FONT_H
+    for col in range(21):
+        x0 = 1 + col * glyphs.FONT_W
+        rows = bytearray()
+        for y in range(glyphs.FONT_H):
+            bits = 0
+            for x in range(glyphs.FONT_W):
+                bits = (bits << 1) | frame[(y0 + y) * width + x0 + x]
+            rows.append(bits << (8 - glyphs.FONT_W))
+        out.append(table.get(bytes(rows), ord("?")))
+    return bytes(out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m tools.scenes", description=__doc__.splitlines()[0])
+    ap.add_argument("--write", metavar="DIR", required=True, help="write NAME.png files here")
+    ap.add_argument("--scale", type=int, default=1, help="pixel size (default 1)")
+    ap.add_argument("names", nargs="*", help="scenes (default: all): " + ", ".join(SCENES))
+    args = ap.parse_args(argv)
+    for name in args.names:
+        if name not in SCENES:
+            ap.error("no scene %r (scenes: %s)" % (name, ", ".join(SCENES)))
+    os.makedirs(args.write, exist_ok=True)
+    for name in args.names or SCENES:
+        hw, _ = play(name)
+        path = os.path.join(args.write, name + ".png")
+        hw.oled.to_png(path, scale=args.scale)
+        print("%-12s %s  (%s)" % (name, path, SCENES[name][3]), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
