@@ -21,6 +21,11 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache
 
-.PHONY: play
+.PHONY: play screenshot
 play: $(STAMP)
 	@$(PY) -m tools.play $(ARGS)
+
+SCREENSHOT_DECKS := 5c 9d Jh 2s 7c 8c / 5d Kc 3h 8s 4c 6c
+screenshot: $(STAMP)
+	$(PY) -m tools.play --script docs/screenshot.keys --decks "$(SCREENSHOT_DECKS)" \
+		--after 150 --png docs/screenshot.png --scale 4

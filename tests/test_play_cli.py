@@ -66,3 +66,67 @@ def test_braille_and_block_frames_cover_the_glass():
     frame = bytes([1]) * (128 * 64)
     assert frame_lines(frame, braille=True) == ["\u28ff" * 64] * 16
     assert frame_lines(frame, braille=False) == ["\u2588" * 128] * 32
+
+
+def test_the_terminal_front_end_plays_in_a_pseudo_terminal():
+    import os
+    import pty
+    import select
+    import time
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: make play in a real (pseudo) terminal, 140 x 45
+        os.environ["TERM"] = "xterm-256color"
+        os.environ["LINES"], os.environ["COLUMNS"] = "45", "140"
+        os.chdir(mpy.ROOT)
+        os.execv(sys.executable, [sys.executable, "-m", "tools.play", "--terminal",
+                                  "--seed", "3", "--decks", scenes.DECKS])
+    seen = b""
+
+    def read_for(seconds):
+        nonlocal seen
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if select.select([fd], [], [], 0.05)[0]:
+                try:
+                    seen += os.read(fd, 65536)
+                except OSError:
+                    return
+
+    try:
+        read_for(4)
+        assert "Player A".encode() in seen and "[space]".encode() in seen
+        os.write(fd, b"z")  # any key: the match starts
+        read_for(1.5)
+        os.write(fd, b"z")  # A covers pile 0 (5c, matching B's 5d)
+        read_for(1.5)
+        os.write(fd, b"\x1b")  # Esc quits
+        read_for(2)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        try:
+            os.kill(pid, 9)
+        except OSError:
+            pass
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, seen[-500:]
+    assert b"I2C bytes" in seen
+
+
+def test_the_window_front_end_runs_under_a_virtual_video_driver(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    from tools.play import _parser, _window
+    hw, app = _window(_parser().parse_args(["--window", "--seed", "2"]), stop_after=30)
+    assert app.passes >= 30 and hw.i2c.bytes_sent > 1000
+
+
+def test_the_readme_screenshot_is_what_the_headless_mode_makes(tmp_path):
+    import re
+    with open(mpy.ROOT + "/Makefile") as f:
+        decks = re.search(r"^SCREENSHOT_DECKS := (.*)$", f.read(), re.M).group(1)
+    png = tmp_path / "shot.png"
+    r = _play("--script", "docs/screenshot.keys", "--decks", decks, "--after", "150",
+              "--png", str(png), "--scale", "4")
+    assert r.returncode == 0, r.stderr
+    made = Image.open(png).convert("L").tobytes()
+    committed = Image.open(mpy.ROOT + "/docs/screenshot.png").convert("L").tobytes()
+    assert made == committed, "docs/screenshot.png is stale: run make screenshot"

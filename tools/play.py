@@ -153,13 +153,16 @@ def frame_lines(frame, width=128, height=64, braille=True):
     return lines
 
 
-def _terminal(args):
-    import curses
+def _interactive_app(args):
     from hardware import virtual
     from firmware.app import App
-
     hw = virtual.init(realtime=True, seed=args.seed, settings=_settings(args))
-    app = App(hw, _rules(args))
+    return hw, App(hw, _rules(args), decks=parse_decks(args.decks) if args.decks else None)
+
+
+def _terminal(args):
+    import curses
+    hw, app = _interactive_app(args)
     state = {"bytes": -1, "drawn": 0.0}
 
     def front(stdscr):
@@ -226,14 +229,10 @@ def _draw(stdscr, hw, braille, help_lines):
 
 # ---- window ----
 
-def _window(args):
+def _window(args, stop_after=None):
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
-    from hardware import virtual
-    from firmware.app import App
-
-    hw = virtual.init(realtime=True, seed=args.seed, settings=_settings(args))
-    app = App(hw, _rules(args))
+    hw, app = _interactive_app(args)
     scale = 6
     pygame.init()
     screen = pygame.display.set_mode((128 * scale + 40, 64 * scale + 200))
@@ -242,6 +241,8 @@ def _window(args):
     state = {"bytes": -1}
 
     def pump(handheld):
+        if stop_after is not None and app.passes >= stop_after:
+            handheld.stop = True
         for e in pygame.event.get():
             if e.type == pygame.QUIT or (e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE):
                 handheld.stop = True
@@ -266,6 +267,7 @@ def _window(args):
     except KeyboardInterrupt:
         pass
     pygame.quit()
+    return hw, app
 
 
 def _has_display():
@@ -276,6 +278,11 @@ def _has_display():
 
 def main(argv=None):
     args = _parser().parse_args(argv)
+    if args.decks:
+        try:
+            parse_decks(args.decks)
+        except ValueError as e:
+            _parser().error(str(e))
     if args.png and not args.script:
         _parser().error("--png needs --script")
     if args.seed is not None and not 0 <= args.seed < 2 ** 30:

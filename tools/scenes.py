@@ -47,6 +47,11 @@ def play(name, **rules_extra):
 def event_bytes(name, key_ms):
     """I2C bytes sent by the main-loop pass that handled the key at key_ms, and by the
     refreshes that follow it within 100 ms (messages, sounds and timers land there)."""
+    return event_span(name, key_ms).bytes_sent
+
+
+def event_span(name, key_ms):
+    """Like event_bytes, as a BusSpan (bytes and transactions, for bus time)."""
     decks, script, options, _ = SCENES[name]
     from hardware import virtual
     from hardware.virtual_keypad import load_script
@@ -62,7 +67,7 @@ def event_bytes(name, key_ms):
     mark = hw.i2c.mark()
     while hw.clock.now < key_ms + 100:
         app.step()
-    return hw.i2c.since(mark).bytes_sent
+    return hw.i2c.since(mark)
 
 
 def _glyph_table():
