@@ -10,4 +10,4 @@ from .rules import (Rules, A, B, DRAW, RANK, SUIT, RANK_OR_SUIT,
 from .game import (Game, READY, PLAY, STALL, FINISH, GAME_OVER, MATCH_OVER,
                    IGNORED, COVERED, FOUL, COLLISION, LOCKED, INVALID, DEALT, ENDED)
 from .cards import rank, suit, card_name, parse_card
-from .ticks import ticks_add, ticks_diff, TICKS_PERIOD
+from .ticks import TICKS_PERIOD

@@ -25,17 +25,8 @@ def card_name(card):
 def parse_card(text):
     """The card id for '10d', 'Ah', 'tc' or '10\u2666'; ValueError for anything else."""
     t = text.strip()
-    if len(t) < 2:
-        raise ValueError("card: %r is not a card" % (text,))
-    r, s = t[:-1].upper(), t[-1]
-    if r == "T":
-        r = "10"
-    if r not in RANK_NAMES:
-        raise ValueError("card: %r has no rank" % (text,))
-    if s in SUIT_NAMES:
-        si = SUIT_NAMES.index(s)
-    elif s.lower() in SUIT_LETTERS:
-        si = SUIT_LETTERS.index(s.lower())
-    else:
-        raise ValueError("card: %r has no suit" % (text,))
-    return si * 13 + RANK_NAMES.index(r)
+    r = t[:-1].upper().replace("T", "10")
+    s = SUIT_LETTERS.find(t[-1:].lower()) if t[-1:] not in SUIT_NAMES else SUIT_NAMES.index(t[-1])
+    if r not in RANK_NAMES or s < 0:
+        raise ValueError("card: %r is not a card (like 10d, Ah or Ks)" % (text,))
+    return s * 13 + RANK_NAMES.index(r)

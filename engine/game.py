@@ -50,7 +50,7 @@ class Game:
         self._rng = Rng(seed)
         n = rules.piles_per_row
         self._n = n
-        self._np = 2 * n
+        self.piles = 2 * n  # piles on the table (read-only)
         # Match keys: a bit per rank (0..12) and per suit (13..16); tops match on a shared bit.
         by = rules.match_by
         keys = [0] * _CARDS
@@ -72,8 +72,8 @@ class Game:
         self._wins = bytearray(2)
         self._lock_at = [0, 0]
         self._locked = 0  # bit per player
-        self._pending = 0  # bit per pile
-        self._coverable = 0  # bit per pile
+        self.pending_mask = 0  # bit p: pile p is pending (read-only outside the engine)
+        self.coverable_mask = 0  # bit p: pile p is coverable (read-only)
         self._stall_at = 0
         self._finish_at = 0
         self._finisher = -1
@@ -86,6 +86,8 @@ class Game:
         self._last_pending = 0
         self._last_changed = 0
         self._last_phase = PLAY
+        self.version = 0  # bumped whenever a top card changes (cover, deal, undo)
+        self.last_change = 0  # when the table last changed
         self.phase = READY
         self.game_result = -1
         self.match_winner = -1
@@ -96,6 +98,7 @@ class Game:
         self.fouls = 0
         self.stalls = 0
         self.dead_deals = 0
+        self.deadlocked = False  # the game ended by dead_deal_limit dead deals in a row
 
     @classmethod
     def from_decks(cls, deck_a, deck_b, rules=None, seed=0):
@@ -103,18 +106,19 @@ class Game:
         g = cls(rules, seed)
         seen = bytearray(_CARDS)
         for name, deck in (("deck_a", deck_a), ("deck_b", deck_b)):
-            try:
-                size = len(deck)
-            except TypeError:
-                raise ValueError("%s: must be a sequence of card ids" % name)
-            if size < g._n + 1:
-                raise ValueError("%s: needs at least %d cards, has %d" % (name, g._n + 1, size))
-            for c in deck:
-                if type(c) is not int or c < 0 or c >= _CARDS:
-                    raise ValueError("%s: %r is not a card id 0..51" % (name, c))
-                if seen[c]:
-                    raise ValueError("%s: card %d appears twice" % (name, c))
-                seen[c] = 1
+            why = None
+            if not isinstance(deck, (list, tuple, bytes, bytearray)):
+                why = "must be a sequence of card ids"
+            elif len(deck) < g._n + 1:
+                why = "needs at least %d cards, has %d" % (g._n + 1, len(deck))
+            else:
+                for c in deck:
+                    if type(c) is not int or c < 0 or c >= _CARDS or seen[c]:
+                        why = "%r is not a card id 0..51 or appears twice" % (c,)
+                        break
+                    seen[c] = 1
+            if why:
+                raise ValueError(name + ": " + why)
         g._stacked = (bytes(deck_a), bytes(deck_b))
         return g
 
@@ -122,14 +126,14 @@ class Game:
 
     def top(self, pile):
         """Card id on top of a pile, or -1 if it is empty or not a pile."""
-        if type(pile) is not int or pile < 0 or pile >= self._np:
+        if not self._is_pile(pile):
             return -1
         c = self._tops[pile]
         return -1 if c == _NO_CARD else c
 
     def pile_cards(self, pile):
         """The pile's cards as bytes, bottom card first."""
-        if type(pile) is not int or pile < 0 or pile >= self._np:
+        if not self._is_pile(pile):
             return b""
         base = pile * _CARDS
         return bytes(self._piles[base:base + self._pile_len[pile]])
@@ -153,19 +157,19 @@ class Game:
 
     def coverable(self, pile):
         """True if pressing the pile now would cover it (RULES.md section 4)."""
-        if type(pile) is not int or pile < 0 or pile >= self._np:
+        if not self._is_pile(pile):
             return False
-        return (self._coverable >> pile) & 1 == 1
+        return (self.coverable_mask >> pile) & 1 == 1
 
     def pending(self, pile):
         """True if the pile is pending: part of a match that someone started covering."""
-        if type(pile) is not int or pile < 0 or pile >= self._np:
+        if not self._is_pile(pile):
             return False
-        return (self._pending >> pile) & 1 == 1
+        return (self.pending_mask >> pile) & 1 == 1
 
     def changed_at(self, pile):
         """The ticks_ms time the pile's top card last changed (dealt or covered)."""
-        if type(pile) is not int or pile < 0 or pile >= self._np:
+        if not self._is_pile(pile):
             return 0
         return self._changed[pile]
 
@@ -175,15 +179,13 @@ class Game:
             return False
         return ticks_diff(now, self._lock_at[player]) < self.rules.foul_lockout_ms
 
-    @property
-    def coverable_mask(self):
-        """Bit p set when pile p is coverable."""
-        return self._coverable
-
-    @property
-    def piles(self):
-        """Number of piles on the table (2 * piles_per_row)."""
-        return self._np
+    def next_timer(self):
+        """When the next timer fires (stall -> redeal, finish -> game over), or -1 if none."""
+        if self.phase == STALL:
+            return ticks_add(self._stall_at, self.rules.stall_ms)
+        if self.phase == FINISH:
+            return ticks_add(self._finish_at, self.rules.tie_window_ms + 1)
+        return -1
 
     @property
     def wins(self):
@@ -207,7 +209,12 @@ class Game:
         if self._stacked is None:
             self._shuffle_decks()
         else:
-            self._load_decks(self._stacked[A], self._stacked[B])
+            for player in range(2):
+                deck = self._stacked[player]
+                for i in range(len(deck)):
+                    self._decks[player * _CARDS + i] = deck[i]
+                self._deck_head[player] = 0
+                self._deck_len[player] = len(deck)
             self._stacked = None
         return self._begin_game(now)
 
@@ -241,8 +248,8 @@ class Game:
 
     def press(self, player, pile, now):
         """A player presses a pile: COVERED, FOUL, COLLISION, LOCKED, IGNORED or INVALID."""
-        if type(player) is not int or (player != A and player != B) or type(pile) is not int \
-                or pile < 0 or pile >= self._np or not valid_ticks(now):
+        if (player != A and player != B) or type(player) is not int \
+                or not self._is_pile(pile) or not valid_ticks(now):
             return INVALID
         self._advance(now)
         if pile == self._last_pile and now == self._last_at and player != self._last_player \
@@ -264,7 +271,7 @@ class Game:
             self._locked &= ~(1 << player)
         if ticks_diff(now, self._changed[pile]) < self.rules.collision_ms:
             return COLLISION
-        if not (self._coverable >> pile) & 1:
+        if not (self.coverable_mask >> pile) & 1:
             self.fouls += 1
             if self.rules.foul_lockout_ms:
                 self._locked |= 1 << player
@@ -274,6 +281,9 @@ class Game:
 
     # ---- internals ----
 
+    def _is_pile(self, pile):
+        return type(pile) is int and 0 <= pile < self.piles
+
     def _cover(self, player, pile, now):
         keys = self._keys
         tops = self._tops
@@ -281,16 +291,17 @@ class Game:
         self._last_pile = pile
         self._last_player = player
         self._last_at = now
-        self._last_pending = self._pending
+        self._last_pending = self.pending_mask
         self._last_changed = self._changed[pile]
         self._last_phase = self.phase
-        pending = self._pending & ~(1 << pile)
-        for p in range(self._np):
+        pending = self.pending_mask & ~(1 << pile)
+        for p in range(self.piles):
             if p != pile and keys[tops[p]] & old_key:
                 pending |= 1 << p
-        self._pending = pending
+        self.pending_mask = pending
         self._push_pile(pile, self._pop_deck(player))
         self._changed[pile] = now
+        self._touch(now)
         self._refresh()
         self.covers += 1
         if self._deck_len[player] == 0:
@@ -302,7 +313,7 @@ class Game:
                 self.phase = FINISH
                 self._finisher = player
                 self._finish_at = now
-        elif self.phase == PLAY and not self._coverable:
+        elif self.phase == PLAY and not self.coverable_mask:
             self.phase = STALL
             self._stall_at = now
             self.stalls += 1
@@ -320,7 +331,7 @@ class Game:
         self._deck_head[player] = head
         self._decks[player * _CARDS + head] = card
         self._deck_len[player] += 1
-        self._pending = self._last_pending
+        self.pending_mask = self._last_pending
         self._changed[pile] = self._last_changed
         if self.phase == STALL:
             self.stalls -= 1
@@ -328,6 +339,7 @@ class Game:
         if self._finisher == player:
             self._finisher = -1
         self.covers -= 1
+        self._touch(self._last_at)
         self._refresh()
 
     def _advance(self, now):
@@ -344,8 +356,12 @@ class Game:
                 if self.phase == STALL:
                     self._dead += 1
                     self.dead_deals += 1
-                    if self._dead >= self.rules.dead_deal_limit:
-                        self._end_deadlock(due)
+                    if self._dead >= self.rules.dead_deal_limit:  # deadlock
+                        a, b = self._deck_len[A], self._deck_len[B]
+                        fewer = A if a < b else (B if b < a else DRAW)
+                        self.deadlocked = True
+                        self._end(fewer if self.rules.deadlock == DEADLOCK_FEWER else DRAW,
+                                  due)
                         return ENDED
                 else:
                     self._dead = 0
@@ -356,16 +372,6 @@ class Game:
                 return ENDED
             else:
                 return result
-
-    def _end_deadlock(self, now):
-        winner = DRAW
-        if self.rules.deadlock == DEADLOCK_FEWER:
-            a, b = self._deck_len[A], self._deck_len[B]
-            if a < b:
-                winner = A
-            elif b < a:
-                winner = B
-        self._end(winner, now)
 
     def _end(self, result, now):
         self.game_result = result
@@ -399,14 +405,6 @@ class Game:
         self._deck_len[A] = _HALF_DECK
         self._deck_len[B] = _HALF_DECK
 
-    def _load_decks(self, deck_a, deck_b):
-        for player, deck in ((A, deck_a), (B, deck_b)):
-            base = player * _CARDS
-            for i in range(len(deck)):
-                self._decks[base + i] = deck[i]
-            self._deck_head[player] = 0
-            self._deck_len[player] = len(deck)
-
     def _begin_game(self, now):
         for p in range(_MAX_PILES):
             self._pile_len[p] = 0
@@ -419,6 +417,7 @@ class Game:
         self.fouls = 0
         self.stalls = 0
         self.dead_deals = 0
+        self.deadlocked = False
         self.started_at = now
         self.ended_at = now
         self.games += 1
@@ -443,30 +442,35 @@ class Game:
         for player in range(2):
             for p in range(player * n, player * n + n):
                 self._push_pile(p, self._pop_deck(player))
-        for p in range(self._np):
+        for p in range(self.piles):
             self._changed[p] = now
-        self._pending = 0
+        self._touch(now)
+        self.pending_mask = 0
         self._last_pile = -1
         self._refresh()
-        if self._coverable:
+        if self.coverable_mask:
             self.phase = PLAY
         else:
             self.phase = STALL
             self._stall_at = now
             self.stalls += 1
 
+    def _touch(self, now):
+        self.version = (self.version + 1) & 0x3FFFFFFF
+        self.last_change = now
+
     def _refresh(self):
         """Recompute the coverable mask from the tops, the pending piles and doubles."""
         keys = self._keys
         tops = self._tops
-        np = self._np
+        np = self.piles
         seen = 0
         shared = 0
         for p in range(np):
             k = keys[tops[p]]
             shared |= seen & k
             seen |= k
-        mask = self._pending
+        mask = self.pending_mask
         if shared:
             for p in range(np):
                 if keys[tops[p]] & shared:
@@ -477,7 +481,7 @@ class Game:
                 n = self._pile_len[p]
                 if n >= 2 and piles[p * _CARDS + n - 1] % 13 == piles[p * _CARDS + n - 2] % 13:
                     mask |= 1 << p
-        self._coverable = mask
+        self.coverable_mask = mask
 
     def _push_pile(self, pile, card):
         n = self._pile_len[pile]

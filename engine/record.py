@@ -24,24 +24,6 @@ _PRESS = const(0x80)
 _WIDE = (0, 0, 0, 0, 1, 1, 1, 1, 1, 0)  # rule fields stored in 2 bytes (the rest in 1)
 
 
-def header(game, stacked=None):
-    """The record header for a match about to start (stacked: (deck_a, deck_b) or None)."""
-    out = bytearray(MAGIC)
-    vals = game.rules.values()
-    for i in range(len(vals)):
-        if _WIDE[i]:
-            out.append(vals[i] >> 8)
-        out.append(vals[i] & 0xFF)
-    s = game.seed
-    out.extend(bytes((s >> 24, (s >> 16) & 0xFF, (s >> 8) & 0xFF, s & 0xFF)))
-    decks = stacked if stacked is not None else (b"", b"")
-    for d in decks:
-        out.append(len(d))
-    for d in decks:
-        out.extend(bytes(d))
-    return bytes(out)
-
-
 class Recorder:
     """Forwards inputs to a Game and records them; press() and tick() allocate nothing."""
 
@@ -50,7 +32,16 @@ class Recorder:
             raise ValueError("game: record from before start()")
         if stacked is None and game._stacked is not None:
             stacked = game._stacked
-        head = header(game, stacked)
+        head = bytearray(MAGIC)
+        vals = game.rules.values()
+        for i in range(len(vals)):
+            if _WIDE[i]:
+                head.append(vals[i] >> 8)
+            head.append(vals[i] & 0xFF)
+        s = game.seed
+        head.extend(bytes((s >> 24, (s >> 16) & 0xFF, (s >> 8) & 0xFF, s & 0xFF)))
+        decks = stacked or (b"", b"")
+        head.extend(bytes((len(decks[0]), len(decks[1]))) + bytes(decks[0]) + bytes(decks[1]))
         if capacity < len(head) + 16:
             raise ValueError("capacity: at least %d bytes" % (len(head) + 16))
         self.game = game

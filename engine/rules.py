@@ -76,7 +76,3 @@ class Rules:
 
     def __eq__(self, other):
         return isinstance(other, Rules) and self.values() == other.values()
-
-    def __repr__(self):
-        return "Rules(" + ", ".join(
-            ["%s=%r" % (f[0], getattr(self, f[0])) for f in _FIELDS]) + ")"

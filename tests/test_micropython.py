@@ -77,6 +77,11 @@ def test_10000_presses_and_ticks_allocate_nothing(probe):
     assert probe["steady_alloc_bytes"] == 0
 
 
+def test_bot_decisions_allocate_nothing(probe):
+    assert probe["bot_games"] == 5 and probe["bot_covers"] > 100
+    assert probe["bot_alloc_bytes"] == 0
+
+
 def test_every_board_file_compiles_with_mpy_cross():
     files = mpy.board_files()
     assert any(f.startswith("engine") for f in files)

@@ -62,6 +62,7 @@ def _deadlocked(deck_b, **rules):
 def test_ten_dead_deals_in_a_row_end_the_game_in_a_draw():
     g = _deadlocked("6c 7c 8c 9c 10c Jc")
     assert g.phase == GAME_OVER and g.game_result == DRAW and g.dead_deals == 10
+    assert g.deadlocked
 
 
 def test_deadlock_fewer_variant_gives_the_game_to_fewer_cards():
@@ -104,6 +105,13 @@ def test_next_game_outside_game_over_changes_nothing():
     g.tick(T + 100)
     before = state(g)
     assert g.next_game(T + 200) == IGNORED and state(g) == before
+
+
+def test_a_game_won_by_a_last_card_is_not_a_deadlock():
+    g = stacked(ONE_LEFT_A, "5d Kc 3h 8s 4c 6c")
+    g.press(A, 0, T)
+    g.tick(T + 100)
+    assert not g.deadlocked
 
 
 def test_a_drawn_game_counts_for_nobody():

@@ -114,3 +114,21 @@ def test_a_game_that_spans_the_ticks_wrap_plays_the_same():
     assert _script(g, 0) == _script(h, TICKS_PERIOD - 3000)
     assert g.deck_cards(A) == h.deck_cards(A) and tops(g) == tops(h)
     assert g.phase == h.phase and g.covers == h.covers and g.covers > 20
+
+
+def test_the_table_version_moves_with_every_change_of_a_top_card():
+    g = stacked(DECK_A, DECK_B)
+    v = g.version
+    assert g.last_change == 0
+    g.press(A, 1, T)  # a foul changes nothing on the table
+    assert g.version == v
+    g.press(B, 0, T)
+    assert g.version == v + 1 and g.last_change == T
+
+
+def test_next_timer_says_when_the_stall_or_finish_ends():
+    g = stacked(DECK_A, DECK_B)
+    assert g.next_timer() == -1
+    g.press(A, 0, T)
+    g.press(B, 4, T + 100)
+    assert g.phase == STALL and g.next_timer() == T + 100 + 1000

@@ -39,6 +39,33 @@ print("FIGURE steps", 10000)
 print("COUNTS", " ".join([str(c) for c in _counts]))
 print("PHASES", " ".join([str(c) for c in _phases]))
 
+# Bots: whole bot-against-bot games through play_out (each a new match dealt in place).
+from engine.bot import Bot, play_out  # noqa: E402
+
+
+def _bot_rounds(g, a, b, n):
+    """n games played out by bots a and b; returns the covers made."""
+    covers = 0
+    for _ in range(n):
+        g.new_match(0)
+        play_out(g, a, b)
+        covers += g.covers
+    return covers
+
+
+_bg = engine.Game(engine.Rules(wins_needed=1), 5)
+_bg.start(0)
+_ba = Bot(_bg, 0, 2, 11)
+_bb = Bot(_bg, 1, 3, 12)
+play_out(_bg, _ba, _bb)
+_bot_rounds(_bg, _ba, _bb, 1)  # warm-up
+gc.collect()
+_m0 = gc.mem_alloc()
+_bot_covers = _bot_rounds(_bg, _ba, _bb, 5)
+print("FIGURE bot_alloc_bytes", gc.mem_alloc() - _m0)
+print("FIGURE bot_games", 5)
+print("FIGURE bot_covers", _bot_covers)
+
 _us = time.ticks_us()
 _presses = 0
 for _seed in range(3):

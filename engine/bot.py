@@ -1,0 +1,172 @@
+"""A computer player for California Speed that plays only through Game.press.
+
+A human-like model: when the table changes, the bot takes a reaction delay before it
+acts (drawn around a mean, with a spread, per level); sometimes it misses the change and
+takes much longer; sometimes it fouls (presses a pile that matches nothing). When it
+plays, it finishes a pending match first, then prefers piles in the opponent's row
+(each player collects their own row, so a card left there is the opponent's problem).
+Seeded and allocation-free, like the engine.
+"""
+try:
+    from micropython import const
+except ImportError:
+    const = lambda expr: expr  # noqa: E731  (desktop fallback)
+
+from .game import PLAY, FINISH, COVERED, GAME_OVER
+from .rng import Rng
+from .ticks import ticks_add, ticks_diff
+
+# name, mean reaction ms, spread ms, miss per mille, foul per mille
+LEVELS = (
+    ("ROOKIE", 1700, 900, 200, 20),
+    ("CASUAL", 1150, 550, 120, 30),
+    ("QUICK", 800, 350, 60, 35),
+    ("SHARP", 560, 220, 30, 40),
+    ("LIGHTNING", 380, 140, 10, 45),
+)
+_DELAYS = const(64)  # precomputed reaction delays per bot, drawn with one random number
+_FOLLOW_MS = const(180)  # a second press on a match already spotted: hand movement only
+_IDLE = const(-1)
+
+
+class Bot:
+    """Plays one seat of a Game: call update(now) often; it presses when it is time."""
+
+    def __init__(self, game, player, level=2, seed=0):
+        if type(level) is not int or not 0 <= level < len(LEVELS):
+            raise ValueError("level: must be 0..%d, not %r" % (len(LEVELS) - 1, level))
+        if player != 0 and player != 1:
+            raise ValueError("player: must be 0 (A) or 1 (B), not %r" % (player,))
+        self.game = game
+        self.player = player
+        _, mean, spread, miss, foul = LEVELS[level]
+        self._miss = miss
+        self._foul = foul
+        self._miss_ms = 2 * mean
+        self._rng = Rng(seed)
+        # Delays are mean - spread + (u1 + u2 + u3 + u4) / 2 with u uniform in [0, spread):
+        # a bell around the mean, never below mean - spread.
+        self._delays = [0] * _DELAYS
+        for i in range(_DELAYS):
+            u = 0
+            for _ in range(4):
+                u += self._rng.below(spread + 1)
+            self._delays[i] = mean - spread + u // 2
+        self._version = -1
+        self._act_at = 0
+        self._fouling = False
+        self.wake_at = _IDLE  # when the bot next wants update() (-1: when the table changes)
+        self.presses = 0
+
+    def update(self, now):
+        """Look at the table and press if the reaction time is up; returns the press result
+        or -1 when the bot did not press."""
+        g = self.game
+        if g.phase != PLAY and g.phase != FINISH:
+            self._version = -1
+            self.wake_at = _IDLE
+            return -1
+        if g.version != self._version:
+            self._plan(g)
+        if self.wake_at == _IDLE or ticks_diff(now, self._act_at) < 0:
+            return -1
+        me = self.player
+        if g.deck_size(me) == 0:
+            self.wake_at = _IDLE
+            return -1
+        if g.locked(me, now):
+            self._act_at = ticks_add(now, 50)
+            self.wake_at = self._act_at
+            return -1
+        pile = self._choose(g)
+        if pile < 0:
+            self.wake_at = _IDLE  # nothing to do until the table changes
+            return -1
+        self.presses += 1
+        r = g.press(me, pile, now)
+        self._fouling = False
+        if r == COVERED and g.pending_mask and g.phase == PLAY:
+            # The partner pile of a spotted match is pending: no new search needed.
+            self._version = g.version
+            self._act_at = ticks_add(now, _FOLLOW_MS + self._delays[self._rng.next15() & 63] // 8)
+            self.wake_at = self._act_at
+        else:
+            self._version = -1  # look again from scratch
+            self.wake_at = _IDLE
+            self._plan(g)
+        return r
+
+    def _plan(self, g):
+        """The table changed: decide when to act, and whether this look ends in a foul."""
+        self._version = g.version
+        r = self._rng.next15()
+        delay = self._delays[r & 63]
+        roll = (r >> 6) % 1000
+        if roll < self._miss:
+            delay += self._miss_ms
+        self._fouling = roll >= 1000 - self._foul
+        if not g.coverable_mask and not self._fouling:
+            self.wake_at = _IDLE
+            return
+        self._act_at = ticks_add(g.last_change, delay)
+        self.wake_at = self._act_at
+
+    def _choose(self, g):
+        """The pile to press: a pending pile, then the opponent's row; -1 if none."""
+        mask = g.coverable_mask
+        n = g.piles
+        if self._fouling:
+            mask = ~mask & ((1 << n) - 1)  # the piles that match nothing
+        if not mask:
+            return -1
+        opp_lo = (1 - self.player) * (n // 2)
+        opp_hi = opp_lo + n // 2
+        best = -1
+        best_score = -1
+        start = self._rng.next15() % n  # break ties at random
+        for i in range(n):
+            p = (start + i) % n
+            if not (mask >> p) & 1:
+                continue
+            score = 0
+            if g.pending(p):
+                score += 2
+            if opp_lo <= p < opp_hi:
+                score += 1
+            if score > best_score:
+                best_score = score
+                best = p
+        return best
+
+
+def _earliest(a, b):
+    """The earlier of two ticks times, where -1 means never."""
+    if a < 0:
+        return b
+    if b < 0 or ticks_diff(a, b) < 0:
+        return a
+    return b
+
+
+def play_out(game, a, b, limit_ms=1800000):
+    """Let bots a and b play a dealt game to its end on a clock that jumps from event to
+    event; returns the end time, or -1 if the game is still going after limit_ms."""
+    now = game.last_change
+    start = now
+    step = 0
+    while game.phase < GAME_OVER:
+        if step & 1:  # neither seat always looks first
+            a.update(now)
+            b.update(now)
+        else:
+            b.update(now)
+            a.update(now)
+        step += 1
+        if game.phase >= GAME_OVER:
+            break
+        t = _earliest(_earliest(a.wake_at, b.wake_at), game.next_timer())
+        if t < 0 or ticks_diff(t, start) > limit_ms:
+            return -1
+        now = t
+        game.tick(now)
+    return game.ended_at
