@@ -206,16 +206,6 @@ class Game:
             return INVALID
         if self.phase != READY:
             return IGNORED
-        if self._stacked is None:
-            self._shuffle_decks()
-        else:
-            for player in range(2):
-                deck = self._stacked[player]
-                for i in range(len(deck)):
-                    self._decks[player * _CARDS + i] = deck[i]
-                self._deck_head[player] = 0
-                self._deck_len[player] = len(deck)
-            self._stacked = None
         return self._begin_game(now)
 
     def next_game(self, now):
@@ -224,7 +214,6 @@ class Game:
             return INVALID
         if self.phase != GAME_OVER:
             return IGNORED
-        self._shuffle_decks()
         return self._begin_game(now)
 
     def new_match(self, now):
@@ -237,8 +226,16 @@ class Game:
         self._wins[B] = 0
         self.games = 0
         self.match_winner = -1
-        self._shuffle_decks()
         return self._begin_game(now)
+
+    def declare_draw(self, now):
+        """Both players agree on a draw: the game ends now and counts for nobody."""
+        if not valid_ticks(now):
+            return INVALID
+        if self.phase == READY or self.phase >= GAME_OVER:
+            return IGNORED
+        self._end(DRAW, now)
+        return ENDED
 
     def tick(self, now):
         """Fire due timers: stall -> collect -> redeal; finish -> game over. DEALT, ENDED or IGNORED."""
@@ -406,6 +403,18 @@ class Game:
         self._deck_len[B] = _HALF_DECK
 
     def _begin_game(self, now):
+        """Shuffle all 52 cards into two decks (or load the stacked ones), then deal."""
+        stacked = self._stacked
+        if stacked is None:
+            self._shuffle_decks()
+        else:
+            self._stacked = None
+            for player in range(2):
+                deck = stacked[player]
+                for i in range(len(deck)):
+                    self._decks[player * _CARDS + i] = deck[i]
+                self._deck_head[player] = 0
+                self._deck_len[player] = len(deck)
         for p in range(_MAX_PILES):
             self._pile_len[p] = 0
             self._tops[p] = _NO_CARD

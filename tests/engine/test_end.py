@@ -146,3 +146,15 @@ def test_whole_matches_end_with_a_winner():
                 g.next_game(t)
         assert g.phase == MATCH_OVER and g.match_winner in (A, B)
         assert max(g.wins) == 2
+
+
+def test_players_may_agree_on_a_draw():
+    g = stacked(ONE_LEFT_A, ONE_LEFT_B)
+    assert g.declare_draw(T) == ENDED
+    assert g.phase == GAME_OVER and g.game_result == DRAW and g.wins == (0, 0)
+    assert g.declare_draw(T + 1) == IGNORED
+
+
+def test_a_draw_cannot_be_declared_before_the_deal():
+    g = Game(Rules(), 1)
+    assert g.declare_draw(0) == IGNORED and g.phase == 0
