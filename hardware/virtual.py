@@ -57,12 +57,22 @@ class Buzzer:
             del self.log[0]
 
 
+class PowerCut(Exception):
+    """A simulated power cut (NVM.cut_power_after) interrupted an nvm write."""
+
+
 class NVM:
     """4,096 bytes that survive power-off, kept in a file when path is given.
 
     Counts writes and sector erases the way the RP2040 port behaves: a write whose
     target bytes are all erased (0xFF) only programs them; any other write erases and
-    rewrites the whole 4 KB sector.
+    rewrites the whole 4 KB sector. Slices read as bytes, as on the board.
+
+    cut_power_after(n) makes the next write stop after n bytes have been programmed and
+    raise PowerCut, keeping what was programmed: a write that needs no erase keeps its
+    first n target bytes; one that needs an erase leaves the sector erased and then the
+    first n bytes of the full 4 KB image programmed (the port programs from offset 0).
+    flip_bit(offset, bit) simulates a flash bit error.
     """
 
     def __init__(self, path=None, size=NVM_SIZE):
@@ -70,6 +80,7 @@ class NVM:
         self.data = bytearray(b"\xff" * size)
         self.writes = 0
         self.erases = 0
+        self._cut_after = None
         if path and os.path.exists(path):
             with open(path, "rb") as f:
                 saved = f.read(size)
@@ -79,20 +90,55 @@ class NVM:
         return len(self.data)
 
     def __getitem__(self, index):
+        if isinstance(index, slice):
+            return bytes(self.data[index])
         return self.data[index]
 
     def __setitem__(self, index, value):
         if isinstance(index, slice):
-            start, stop, _ = index.indices(len(self.data))
+            start, stop, step = index.indices(len(self.data))
+            if step != 1:
+                raise ValueError("nvm: only contiguous slices can be written")
+            value = bytes(value)
             if len(value) != stop - start:
                 raise ValueError("nvm: slice assignment must not change the size")
-            target = self.data[start:stop]
         else:
-            target = self.data[index:index + 1]
+            start = index + len(self.data) if index < 0 else index
+            if not 0 <= start < len(self.data):
+                raise IndexError("nvm index out of range")
+            stop = start + 1
+            value = bytes((value,))
         self.writes += 1
-        if any(b != 0xFF for b in target):
+        needs_erase = any(b != 0xFF for b in self.data[start:stop])
+        if needs_erase:
             self.erases += 1
-        self.data[index] = value
+        cut, self._cut_after = self._cut_after, None
+        if cut is None:
+            self.data[start:stop] = value
+        elif needs_erase:
+            image = bytearray(self.data)
+            image[start:stop] = value
+            self.data[:] = b"\xff" * len(self.data)
+            self.data[0:cut] = image[0:cut]
+        else:
+            cut = min(cut, stop - start)
+            self.data[start:start + cut] = value[0:cut]
+        self._save()
+        if cut is not None:
+            raise PowerCut("power cut during an nvm write")
+
+    def cut_power_after(self, n):
+        """Interrupt the next write after n programmed bytes (see the class notes)."""
+        if n < 0:
+            raise ValueError("n must be >= 0")
+        self._cut_after = n
+
+    def flip_bit(self, offset, bit):
+        """Invert one bit of the stored data (a flash bit error)."""
+        self.data[offset] ^= 1 << bit
+        self._save()
+
+    def _save(self):
         if self.path:
             with open(self.path, "wb") as f:
                 f.write(self.data)
@@ -121,12 +167,16 @@ def _refresh_like_the_board(display):
     display.refresh = refresh_and_settle
 
 
+class WatchdogReset(BaseException):
+    """The virtual watchdog fired: on the board the chip would reset here."""
+
+
 class Handheld:
     """The objects of the hardware contract, on the desktop."""
 
     def __init__(self, *, realtime=False, settings=None, nvm_path=None, seed=None,
                  pass_ms=4, start_ms=0, display_answers_after=0, echo=False,
-                 key_count=KEY_COUNT):
+                 key_count=KEY_COUNT, on_idle=None, watchdog_ms=8000):
         self.console_lines = []
         self.echo = echo
         self.Event = Event
@@ -150,9 +200,13 @@ class Handheld:
                                 clock=self.clock)
         self.buzzer = Buzzer(self.clock)
         self.nvm = NVM(nvm_path)
-        self.on_idle = None  # a desktop front end's hook, called once per pass
+        self.on_idle = on_idle  # a desktop front end's hook, called once per pass
         self.stop = False
         self._mark = self.i2c.mark()
+        self.watchdog_ms = watchdog_ms
+        self.fed_at = self.clock.now
+        self.restarts = 0
+        self.deep_sleeps = 0
 
     def ticks_ms(self):
         """The handheld's ticks_ms."""
@@ -168,7 +222,41 @@ class Handheld:
         span = self.i2c.since(self._mark)
         self._mark = self.i2c.mark()
         bus_ms = int(span.seconds(self.i2c.frequency) * 1000 + 0.999)
-        self.clock.advance(self.pass_ms + bus_ms)
+        self.busy(self.pass_ms + bus_ms)
+
+    def busy(self, ms):
+        """Simulated time spent working; the watchdog fires if it is not fed in time."""
+        self.clock.advance(ms)
+        self._check_watchdog()
+
+    def feed(self):
+        """Feed the watchdog."""
+        self.fed_at = self.clock.now
+
+    def _check_watchdog(self):
+        if self.watchdog_ms and (self.clock.now - self.fed_at) % (1 << 29) > self.watchdog_ms:
+            self.console("watchdog: not fed for %d ms; the board resets" % self.watchdog_ms)
+            self.fed_at = self.clock.now
+            raise WatchdogReset()
+
+    def restart(self):
+        """After the error screen: the app starts again (a fresh App on this handheld)."""
+        self.restarts += 1
+        self.feed()
+
+    def print_exception(self, error):
+        """The traceback on the console."""
+        import traceback
+        for chunk in traceback.format_exception(type(error), error, error.__traceback__):
+            for line in chunk.rstrip().splitlines():
+                self.console(line)
+
+    def deep_sleep(self):
+        """The desktop cannot deep-sleep: the screen stays off (as on a board without alarms)."""
+        self.deep_sleeps += 1
+        if self.deep_sleeps == 1:
+            self.console("deep sleep requested: not on the desktop; the screen stays off")
+        return False
 
     def stop_requested(self):
         """True once a front end or a script has asked the main loop to end."""
