@@ -1,67 +1,50 @@
-"""The handheld app: title, match, results; the main loop that drives them.
+"""The handheld app: menus, matches, pause, self-test, sleep; the main loop that drives them.
 
 Each pass of the main loop drains every pending key event (one reused Event), feeds
-presses to the engine in the scanner's timestamp order, ticks the engine, redraws only
-what changed and refreshes the display only when a tile changed. Talks to the hardware
-contract (hw: display, keys, keymap, buzzer, nvm, ticks_ms, idle, console) and the engine.
+presses to the engine in the scanner's timestamp order, advances the screens, refreshes
+the display only when a tile changed, and feeds the watchdog. Talks only to the hardware
+contract (hw: display, keys, keymap, buzzer, nvm, ticks_ms, idle, feed, console, ...) and
+the engine. run() restarts the app after an unexpected error, showing it first.
 """
-import gc
-
-import displayio
-
-import engine
-from engine import Game, Rules
 from engine.ticks import ticks_diff
-from firmware import glyphs, sound
+from firmware import sound
+from firmware.match import Match
+from firmware.menus import Menus, MAIN, PAUSE, BACK
+from firmware.selftest import SelfTest, describe
+from firmware.settings import Settings, SETTINGS_KIND
+from firmware.stats import Stats, STATS_KIND
+from firmware.store import Log
 from firmware.table import Table
-from firmware.ui import Kit, Banner, TextLine, LINE_CHARS
-from hardware.keymap import KEY_COUNT, ROLE_MENU, ROLE_NONE, role_of, pile_of, player_of
+from firmware.ui import Kit, TextLine, LINE_CHARS
+from hardware.keymap import KEY_COUNT, MENU_KEY, ROLE_MENU, ROLE_NONE, role_of, player_of
 
 try:
     from micropython import const
 except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
-TITLE = const(0)
-PLAY = const(1)
-RESULT = const(2)
-
 _HELD_MS = const(3000)  # a key down this long is reported as stuck
-_RESULT_GUARD_MS = const(1000)  # presses right after a game ends do not start the next
+_RESULT_GUARD_MS = const(1000)  # presses right after a game ends do not deal the next
+_PAUSE_HOLD_MS = const(600)  # hold MENU this long to pause (or press it twice quickly)
+_DOUBLE_MS = const(500)
+_EXIT_HOLD_MS = const(1500)  # hold MENU this long to leave the self-test
+_BOOT_MS = const(300)  # keys pressed this soon after start-up were held at power-up
+_DEEP_SLEEP_AFTER_MS = const(600000)  # screen off this long: deep sleep, if the board can
 
-_NO_MATCH = b"NO MATCH"
-_LOCKED = bytes((glyphs.ICON_LOCK,)) + b" LOCKED"
-_FOUL = b"FOUL"
-_TOO_LATE = b"TOO LATE"
 _KEYS_LOST = b"KEYS LOST"
 _UNKNOWN = b"KEY ?"
 _STUCK = b"KEY HELD"
-_YOU_WIN = b"YOU WIN!"
-_YOU_LOSE = b"YOU LOSE"
-_DRAW = b"DRAW"
-_MATCH_WON = b"MATCH WON!"
-_MATCH_LOST = b"MATCH LOST"
-_NEXT = b"ANY KEY: NEXT"
-_NEW = b"ANY KEY: PLAY"
-
-
-class Title:
-    """The title screen, readable from both seats."""
-
-    def __init__(self, kit):
-        self.group = displayio.Group()
-        self.banners = (Banner(kit, 32, False), Banner(kit, 8, True))
-        self.lines = (TextLine(kit, LINE_CHARS, 1, 56), TextLine(kit, LINE_CHARS, 1, 0, True))
-        for b in self.banners:
-            self.group.append(b.group)
-            b.show(b"SPEED")
-        for line in self.lines:
-            self.group.append(line.grid)
-            line.center(b"CALIFORNIA: ANY KEY")
 
 
 class App:
     """One handheld: builds its screens once, then step() runs one main-loop pass."""
+
+    MENU = 0
+    PLAY = 1
+    RESULT = 2
+    PAUSED = 3
+    SELFTEST = 4
+    SLEEP = 5
 
     def __init__(self, hw, rules=None, seed=None, decks=None):
         self.hw = hw
@@ -70,31 +53,44 @@ class App:
         self.keymap = hw.keymap
         self.event = hw.Event()
         self.kit = Kit()
-        self.table = Table(self.kit)
-        self.title = Title(self.kit)
         self.sound = sound.Sound(hw.buzzer)
-        self.rules = rules or Rules()
+        self.log = Log(hw.nvm)
+        self.settings = Settings()
+        self.stats = Stats()
+        self._load()
+        self.fixed_rules = rules  # rules given by a test or the command line win
+        self.rules = rules or self.settings.rules()
         self.seed = seed
-        if decks is None:
-            self.game = Game(self.rules, self._seed())
-        else:  # stacked decks for the first game (tests, screenshots, bug reports)
-            self.game = Game.from_decks(decks[0], decks[1], self.rules, self._seed())
-        self.state = TITLE
-        self.phase = -1  # the engine phase last shown
-        self.ended_at = 0
+        self.decks = decks
+        self.table = Table(self.kit)
+        self.match = Match(self.table, self.sound, self.stats, self.rules)
+        self.menus = Menus(self)
+        self.selftest = SelfTest(self.kit)
+        self.state = self.MENU
+        self.before_sleep = self.MENU
+        self.deep_tried = False
         self.passes = 0
         self.presses = 0  # key presses handled (for tests and the bench)
         self.held = 0  # bit per key number: down now
         self.down_at = [0] * KEY_COUNT
-        self.stuck = 0  # bit per key number: reported as held too long
-        self.unknown = 0  # key presses with no mapping
+        self.stuck = 0  # bit per key number: held too long or since power-up; ignored
+        self.unknown = 0
         self.overflows = 0
-        self._show(self.title.group)
+        self.menu_at = -1  # when MENU was last pressed (double press pauses)
+        self.menu_used = False  # this MENU hold already acted
+        now = hw.ticks_ms()
+        self.started = now
+        self.last_input = now
+        self.rotation = -1
+        self.apply_settings()
+        self.keys.reset()  # keys held at power-up report as pressed: MENU opens the self-test
+        self._show(self.menus.group, 0)
+        self.menus.open(MAIN)
 
     # ---- the main loop ----
 
     def run(self):
-        """Run forever (the board) or until the hardware says stop (the desktop)."""
+        """Run until the hardware says stop (never, on the board)."""
         while not self.hw.stop_requested():
             self.step()
 
@@ -114,6 +110,7 @@ class App:
             self.kit.changes = 0
             self.display.refresh()
         self.passes += 1
+        self.hw.feed()
         self.hw.idle()
 
     # ---- input ----
@@ -128,39 +125,49 @@ class App:
         bit = 1 << key
         if not pressed:
             self.held &= ~bit
+            if key == MENU_KEY:
+                self.menu_used = False
             if self.stuck & bit:
                 self.stuck &= ~bit
                 self._notice(b"", t)
+            if self.state == self.SELFTEST:
+                self.selftest.key(key, False)
             return
         self.held |= bit
         self.down_at[key] = t
         self.presses += 1
+        self.last_input = t
         state = self.state
-        if state == TITLE:
-            self._new_match(t)
-        elif state == PLAY:
-            if role != ROLE_MENU:
-                self._press(role, t)
-        elif state == RESULT:
-            if ticks_diff(t, self.ended_at) >= _RESULT_GUARD_MS:
-                self._after_result(t)
-
-    def _press(self, role, t):
-        g = self.game
-        pile = pile_of(role, g.rules.piles_per_row)
-        if pile < 0:
+        if ticks_diff(t, self.started) < _BOOT_MS and state == self.MENU:
+            if role == ROLE_MENU:  # MENU held at power-up
+                self.menu_used = True
+                self.open_selftest()
+            else:  # another key held at power-up: ignore it until it is released
+                self.stuck |= bit
+                self.hw.console("key %d (%s) was down at power-up; ignored until released"
+                                % (key, describe(key)))
             return
-        player = player_of(role)
-        r = g.press(player, pile, t)
-        if r == engine.COVERED:
-            self.sound.play(sound.COVER_A if player == 0 else sound.COVER_B, t)
-        elif r == engine.FOUL:
-            self.sound.play(sound.FOUL, t)
-            lockout = g.rules.foul_lockout_ms
-            self.table.say(player, _LOCKED if lockout else _FOUL, t, lockout or 400)
-        elif r == engine.COLLISION:
-            self.sound.play(sound.COLLISION, t)
-            self.table.say(player, _TOO_LATE, t, 500)
+        if self.stuck & bit:
+            return
+        if state == self.SLEEP:
+            self._wake(t)
+        elif state == self.PLAY:
+            if role != ROLE_MENU:
+                self.match.press(role, t)
+            elif self.menu_at >= 0 and ticks_diff(t, self.menu_at) < _DOUBLE_MS:
+                self.pause()
+            self.menu_at = t if role == ROLE_MENU else self.menu_at
+        elif state == self.RESULT:
+            if ticks_diff(t, self.match.ended_at) >= _RESULT_GUARD_MS:
+                self._after_result(t)
+        elif state == self.SELFTEST:
+            self.selftest.key(key, True)
+        else:  # a menu page
+            player = -1 if role == ROLE_MENU else player_of(role)
+            if player >= 0:
+                self._face(player)
+            self.sound.play(sound.KEY, t)
+            self.menus.key(BACK if role == ROLE_MENU else role & 3)
 
     def _overflow(self, now):
         """Events were lost: forget which keys are down (their releases may be gone)."""
@@ -171,7 +178,7 @@ class App:
 
     def _notice(self, text, now):
         """A short note for both players about the keys themselves."""
-        if self.state == PLAY:
+        if self.state == self.PLAY or self.state == self.RESULT:
             self.table.say_both(text, now, 1500)
 
     def _check_held(self, now):
@@ -179,90 +186,212 @@ class App:
         key = 0
         while held:
             if held & 1 and ticks_diff(now, self.down_at[key]) >= _HELD_MS:
+                if key == MENU_KEY:
+                    held >>= 1
+                    key += 1
+                    continue
                 self.stuck |= 1 << key
                 self._notice(_STUCK, now)
             held >>= 1
             key += 1
+        if self.held & (1 << MENU_KEY) and not self.menu_used:
+            down = ticks_diff(now, self.down_at[MENU_KEY])
+            if self.state == self.PLAY and down >= _PAUSE_HOLD_MS:
+                self.menu_used = True
+                self.pause()
+            elif self.state == self.SELFTEST and down >= _EXIT_HOLD_MS:
+                self.menu_used = True
+                self._show(self.menus.group, 0)
+                self.state = self.MENU
+                self.menus.open(MAIN)
 
-    # ---- the match ----
-
-    def _seed(self):
-        return self.seed if self.seed is not None else self.hw.random_seed()
-
-    def _new_match(self, now):
-        gc.collect()  # a quiet point: between matches
-        if self.game.rules is not self.rules:
-            self.game = Game(self.rules, self._seed())
-        self.table.layout(self.rules.piles_per_row)
-        self._show(self.table.group)
-        if self.game.phase == engine.READY:
-            self.game.start(now)
-        else:
-            self.game.new_match(now)
-        self.state = PLAY
-        self.phase = -1
-        self.sound.play(sound.DEAL, now)
-
-    def _after_result(self, now):
-        g = self.game
-        for b in self.table.banners:
-            b.hide()
-        if g.phase == engine.GAME_OVER:
-            gc.collect()  # a quiet point: between games
-            g.next_game(now)
-            self.state = PLAY
-            self.phase = -1
-            self.sound.play(sound.DEAL, now)
-        else:
-            self.state = TITLE
-            self._show(self.title.group)
+    # ---- states ----
 
     def _advance(self, now):
         if self.held:
             self._check_held(now)
-        if self.state != PLAY:
-            return
-        g = self.game
-        g.tick(now)
-        t = self.table
-        t.sync(g)
-        t.expire(now)
-        phase = g.phase
-        if phase == self.phase:
-            return
-        was = self.phase
-        self.phase = phase
-        if phase == engine.STALL:
-            t.say_both(_NO_MATCH, now, -1)
-            self.sound.play(sound.STALL, now)
-        elif phase == engine.PLAY and was == engine.STALL:
-            t.quiet(0)
-            t.quiet(1)
-            self.sound.play(sound.DEAL, now)
-        elif phase == engine.GAME_OVER or phase == engine.MATCH_OVER:
-            self._show_result(g, now)
-
-    def _show_result(self, g, now):
-        self.state = RESULT
-        self.ended_at = now
-        match = g.phase == engine.MATCH_OVER
-        for p in range(2):
-            if g.game_result == engine.DRAW:
-                text = _DRAW
-            elif g.game_result == p:
-                text = _MATCH_WON if match else _YOU_WIN
+        state = self.state
+        if state == self.PLAY:
+            if self.match.advance(now):
+                self.state = self.RESULT
+                self.save_stats()
             else:
-                text = _MATCH_LOST if match else _YOU_LOSE
-            self.table.banners[p].show(text)
-            self.table.say(p, _NEW if match else _NEXT, now, -1)
-        self.sound.play(sound.DRAW if g.game_result == engine.DRAW else sound.WIN, now)
+                self._maybe_sleep(now)
+        elif state == self.SELFTEST:
+            self.selftest.advance(now)
+        elif state == self.SLEEP:
+            if not self.deep_tried and \
+                    ticks_diff(now, self.last_input) >= self._sleep_ms() + _DEEP_SLEEP_AFTER_MS:
+                self.deep_tried = True  # a board that can returns only by starting afresh
+                self.hw.deep_sleep()
+        else:
+            self._maybe_sleep(now)
+        if state == self.PLAY or state == self.RESULT:
+            self.table.expire(now)
 
-    def _show(self, group):
-        self.display.root_group = group
+    def start_match(self, level):
+        """From the main menu: two players (level -1) or A against the computer."""
+        now = self.hw.ticks_ms()
+        self.match.begin(self.rules, self._seed(), now, level, self.decks)
+        self.decks = None  # stacked decks are for the first match only
+        self._show(self.table.group, 0)
+        self.state = self.PLAY
+        self.menu_at = -1
+
+    def _after_result(self, now):
+        if self.match.next_game(now):
+            self.state = self.PLAY
+        else:
+            self.state = self.MENU
+            self._show(self.menus.group, 0)
+            self.menus.open(MAIN)
+
+    def pause(self):
+        """Open the pause page (facing A); the game's timers wait."""
+        self.state = self.PAUSED
+        self._show(self.menus.group, 0)
+        self.menus.open(PAUSE)
+
+    def resume(self):
+        """Back to the game."""
+        self.state = self.PLAY
+        self.menu_at = -1
+        self._show(self.table.group, 0)
+
+    def declare_draw(self):
+        """From the pause page: the players agree the game is a draw."""
+        self.resume()
+        now = self.hw.ticks_ms()
+        self.match.declare_draw(now)
+        self.state = self.RESULT
+        self.save_stats()
+
+    def quit_match(self):
+        """From the pause page: back to the main menu."""
+        self.state = self.MENU
+        self.menus.open(MAIN)
+
+    def open_selftest(self):
+        """The self-test screen."""
+        self.state = self.SELFTEST
+        self._show(self.selftest.group, 0)
+        self.selftest.enter(self.hw.ticks_ms(), self.hw, self.sound)
+
+    def _maybe_sleep(self, now):
+        ms = self._sleep_ms()
+        if ms and ticks_diff(now, self.last_input) >= ms:
+            if self.state == self.PLAY:
+                self.pause()
+            self.before_sleep = self.state
+            self.state = self.SLEEP
+            self.sound.stop()
+            self.display.sleep()
+
+    def _wake(self, now):
+        self.deep_tried = False
+        self.display.wake()
+        self.state = self.before_sleep
         self.kit.changes += 1
 
+    def _sleep_ms(self):
+        return self.settings.value("sleep") * 60000
 
-def run(target):
-    """Start the handheld on a hardware target module (hardware.pico or hardware.virtual)."""
-    hw = target.init()
-    App(hw).run()
+    # ---- settings and statistics ----
+
+    def _load(self):
+        payload = self.log.get(SETTINGS_KIND)
+        if payload is not None and not self.settings.decode(payload):
+            self.hw.console("settings: the saved record is not understood; using defaults")
+        for key in self.settings.clamped:
+            self.hw.console("settings: saved %s is out of range; using its default" % key)
+        payload = self.log.get(STATS_KIND)
+        if payload is not None and not self.stats.decode(payload):
+            self.hw.console("statistics: the saved record is not understood; starting afresh")
+
+    def apply_settings(self):
+        """Make the settings take effect (the rules from the next match on)."""
+        s = self.settings
+        self.sound.muted = not s.value("sound")
+        if self.sound.muted:
+            self.sound.stop()
+        self.display.brightness = s.value("contrast") / 255
+        self.match.hints = bool(s.value("hints"))
+        if self.fixed_rules is None:
+            rules = s.rules()
+            if rules != self.rules:
+                self.rules = rules
+        self._face(0)
+
+    def settings_done(self, changed):
+        """Leaving the settings page: save them if they changed."""
+        if changed:
+            self.log.put(SETTINGS_KIND, self.settings.encode())
+
+    def save_stats(self):
+        """At the end of a game: save the statistics."""
+        self.log.put(STATS_KIND, self.stats.encode())
+
+    # ---- display ----
+
+    def _face(self, player):
+        """Turn the display to face a player (0 A, 1 B), minding the flip setting."""
+        rotation = 180 if (player == 1) != bool(self.settings.value("flip")) else 0
+        if rotation != self.rotation:
+            self.rotation = rotation
+            self.display.rotation = rotation
+            self.kit.changes += 1
+
+    def _show(self, group, player):
+        self.display.root_group = group
+        self._face(player)
+        self.kit.changes += 1
+
+    def _seed(self):
+        return self.seed if self.seed is not None else self.hw.random_seed()
+
+
+def show_error(hw, error):
+    """The error screen: what happened, in short, and how to go on."""
+    import displayio
+    kit = Kit()
+    group = displayio.Group()
+    text = (repr(error) + " " * LINE_CHARS * 3)[:LINE_CHARS * 3]
+    rows = ("SORRY - IT STOPPED", "", text[:21], text[21:42], text[42:63], "",
+            "DETAILS: SERIAL PORT", "ANY KEY: RESTART")
+    for i, row in enumerate(rows):
+        line = TextLine(kit, LINE_CHARS, 1, 8 * i)
+        line.center(row)
+        group.append(line.grid)
+    hw.display.root_group = group
+    hw.display.rotation = 0
+    hw.display.refresh()
+
+
+def _wait_for_key(hw):
+    event = hw.Event()
+    events = hw.keys.events
+    while not hw.stop_requested():
+        hw.feed()
+        while events.get_into(event):
+            if event.pressed:
+                return
+        hw.idle()
+
+
+def run(target, app_options=None, **options):
+    """Start the handheld on a hardware target (hardware.pico, or hardware.virtual);
+    after an unexpected error, show it, print the traceback and restart on a key."""
+    hw = target.init(**options)
+    while not hw.stop_requested():
+        try:
+            App(hw, **(app_options or {})).run()
+        except Exception as e:  # keep the handheld usable whatever went wrong
+            hw.console("California Speed stopped: %r" % (e,))
+            hw.print_exception(e)
+            try:
+                show_error(hw, e)
+            except Exception as again:
+                hw.console("and the error screen failed too: %r" % (again,))
+            _wait_for_key(hw)
+            hw.restart()
+    return hw

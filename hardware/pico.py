@@ -8,6 +8,7 @@ import time: code.py calls init().
 import os
 import sys
 import time
+import traceback
 
 import board
 import busio
@@ -27,6 +28,7 @@ keymap = KEYMAP
 buzzer = None
 nvm = None
 info = {}  # type: dict
+_watchdog = None
 
 
 def ticks_ms():
@@ -36,6 +38,37 @@ def ticks_ms():
 
 def idle():
     """Called at the end of every main-loop pass."""
+
+
+def feed():
+    """Feed the watchdog (every main-loop pass): a hang resets the board after 8 s."""
+    if _watchdog is not None:
+        _watchdog.feed()
+
+
+def restart():
+    """Start code.py again (after the error screen)."""
+    supervisor.reload()
+
+
+def print_exception(error):
+    """The traceback on the serial console."""
+    traceback.print_exception(error)
+
+
+def deep_sleep():
+    """Sleep until MENU is pressed (the board then starts afresh); False if it cannot."""
+    try:
+        import alarm
+        menu = _pin(info["CS_MENU"])
+        if keys is not None:
+            keys.deinit()
+        if _watchdog is not None:
+            _watchdog.deinit()  # a running watchdog would wake the board at once
+        alarm.exit_and_deep_sleep_until_alarms(alarm.pin.PinAlarm(menu, value=False, pull=True))
+    except (ImportError, NotImplementedError, RuntimeError, ValueError) as e:
+        console("deep sleep is not available (%r); the screen stays off instead" % (e,))
+    return False
 
 
 def stop_requested():
@@ -73,9 +106,9 @@ def _pin(name):
     return getattr(board, name, None)
 
 
-def init():
+def init(**_options):
     """Build the hardware contract's objects; returns this module."""
-    global display, keys, buzzer, nvm
+    global display, keys, buzzer, nvm, _watchdog
     displayio.release_displays()
     cfg = config.read(os.getenv, lambda name: _pin(name) is not None, console)
     info.update(cfg)
@@ -87,4 +120,20 @@ def init():
                        pull=True, interval=cfg["CS_KEY_INTERVAL_MS"] / 1000, max_events=64)
     buzzer = Buzzer(_pin(cfg["CS_PIEZO"]))
     nvm = microcontroller.nvm
+    _watchdog = _start_watchdog()
     return sys.modules[__name__]
+
+
+def _start_watchdog():
+    """The RP2040's watchdog in RESET mode (8 s, its longest), or None without one."""
+    try:
+        from watchdog import WatchDogMode
+        wd = microcontroller.watchdog
+        if wd is None:
+            raise NotImplementedError("this board has no watchdog")
+        wd.timeout = 8
+        wd.mode = WatchDogMode.RESET
+        return wd
+    except (ImportError, AttributeError, ValueError, NotImplementedError) as e:
+        console("no watchdog (%r): a hang will need a power cycle" % (e,))
+        return None

@@ -7,7 +7,7 @@ from PIL import Image
 
 import engine
 from engine import Rules
-from firmware.app import App, PLAY, RESULT, TITLE
+from firmware.app import App
 from hardware import virtual
 from tools import scenes
 from tools.play import parse_decks
@@ -30,9 +30,9 @@ def _diff(frame, want):
     return "\n".join(rows)
 
 
-@pytest.mark.parametrize("name", list(scenes.SCENES))
+@pytest.mark.parametrize("name", list(scenes.SCENES) + ["error"])
 def test_main_screens_match_their_golden_images(name, tmp_path):
-    hw, _ = scenes.play(name)
+    hw = scenes.play_error() if name == "error" else scenes.play(name)[0]
     frame = hw.oled.frame()
     want = _golden(name)
     if frame != want:
@@ -48,6 +48,15 @@ def _app(decks=scenes.DECKS, **kw):
     return hw, app
 
 
+def _in_match(decks=scenes.DECKS, **kw):
+    """A handheld with a two-player match dealt at about 400 ms."""
+    hw, app = _app(decks, **kw)
+    hw.keys.tap(3, 400)  # RIGHT on "2 PLAYERS"
+    _run_until(hw, app, 450)
+    assert app.state == App.PLAY
+    return hw, app
+
+
 def _run_until(hw, app, ms):
     while hw.clock.now < ms:
         app.step()
@@ -59,23 +68,22 @@ def test_one_cover_costs_at_most_160_bytes_on_the_bus():
 
 
 def test_a_screen_switch_costs_about_one_full_frame():
-    full = scenes.event_bytes("deal", 100)
+    full = scenes.event_bytes("deal", 400)
     assert 1000 <= full <= 1100, full
 
 
 def test_nothing_is_sent_while_nothing_changes():
-    hw, app = _app()
-    hw.keys.tap(0, 100)
-    _run_until(hw, app, 400)
+    hw, app = _in_match()
+    _run_until(hw, app, 700)
     mark = hw.i2c.mark()
-    _run_until(hw, app, 650)
+    _run_until(hw, app, 950)
     assert hw.i2c.since(mark).bytes_sent == 0
 
 
 def test_a_key_press_is_handled_in_the_first_pass_after_the_scanner_reports_it():
     hw, app = _app()
     starts = []
-    press_ms = [100, 600, 611, 740, 905, 1233]
+    press_ms = [400, 600, 611, 740, 905, 1233]
     for ms in press_ms:
         hw.keys.tap(ms % 2 * 8 + ms % 4, ms, 30)
     handled = []
@@ -93,11 +101,11 @@ def test_a_key_press_is_handled_in_the_first_pass_after_the_scanner_reports_it()
 
 def test_presses_reach_the_engine_with_the_scanners_timestamps():
     hw, app = _app()
-    hw.keys.tap(0, 100)
+    hw.keys.tap(3, 400)
     _run_until(hw, app, 690)
     hw.keys.tap(0, 703)  # A covers pile 0; the scan at 705 stamps it
     _run_until(hw, app, 800)
-    assert app.game.changed_at(0) == 705
+    assert app.match.game.changed_at(0) == 705
 
 
 def _lists(app):
@@ -106,7 +114,8 @@ def _lists(app):
 
 
 def _state(app):
-    return (app, app.table, app.sound, app.game, app.game._rng)
+    return (app, app.match, app.table, app.sound, app.stats, app.match.game,
+            app.match.game._rng)
 
 
 def _slot_ints(app, fixed):
@@ -174,10 +183,10 @@ def _allocations(hw, app, passes, keys):
 @pytest.mark.parametrize("keys", [False, True], ids=["idle", "with-key-events"])
 def test_the_main_loop_allocates_nothing_net(keys):
     hw, app = _app(scenes.DECKS)
-    hw.keys.tap(0, 100)  # into a match
+    hw.keys.tap(3, 400)  # RIGHT on "2 PLAYERS": into a match
     _run_until(hw, app, 300)
     net, where = _allocations(hw, app, 1000, keys)
-    assert app.state in (PLAY, RESULT)
+    assert app.state in (App.PLAY, App.RESULT)
     if keys:
         assert app.presses > 100
     assert net <= 0 and not where, where
@@ -185,7 +194,7 @@ def test_the_main_loop_allocates_nothing_net(keys):
 
 def test_an_overflowed_event_queue_is_cleared_and_reported():
     hw, app = _app()
-    hw.keys.tap(0, 100)
+    hw.keys.tap(3, 400)
     _run_until(hw, app, 400)
     for i in range(80):  # more events than the queue holds, between two passes
         hw.keys.inject(1 + i % 3, i % 2 == 0, hw.clock.now)
@@ -193,25 +202,23 @@ def test_an_overflowed_event_queue_is_cleared_and_reported():
     assert app.overflows == 1 and not hw.keys.events.overflowed
     assert b"KEYS LOST" in _line_text(hw, 0)
     _run_until(hw, app, 3000)
-    assert app.state == PLAY
+    assert app.state == App.PLAY
 
 
 def test_a_key_with_no_mapping_is_reported_and_ignored():
-    hw = virtual.init(seed=1, key_count=20)
-    app = App(hw, Rules(), decks=parse_decks(scenes.DECKS))
-    hw.keys.tap(0, 100)
-    _run_until(hw, app, 400)
-    before = app.game.deck_cards(0), app.game.deck_cards(1)
-    hw.keys.tap(18, hw.clock.now)
+    hw, app = _in_match(key_count=20)
     _run_until(hw, app, 600)
+    before = app.match.game.deck_cards(0), app.match.game.deck_cards(1)
+    hw.keys.tap(18, hw.clock.now)
+    _run_until(hw, app, 800)
     assert app.unknown == 1
-    assert (app.game.deck_cards(0), app.game.deck_cards(1)) == before
+    assert (app.match.game.deck_cards(0), app.match.game.deck_cards(1)) == before
     assert b"KEY ?" in _line_text(hw, 0)
 
 
 def test_a_key_held_for_seconds_is_reported_until_released():
     hw, app = _app()
-    hw.keys.tap(0, 100)
+    hw.keys.tap(3, 400)
     _run_until(hw, app, 400)
     hw.keys.press(5, 500)
     _run_until(hw, app, 3600)
@@ -255,19 +262,19 @@ def test_good_settings_are_used():
 
 def test_a_whole_match_plays_through_the_keys():
     hw, app = _app("5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c 6c")
-    hw.keys.tap(0, 100)
+    hw.keys.tap(3, 400)
     hw.keys.tap(0, 700)  # A covers with the last card: A wins game 1
     _run_until(hw, app, 2000)
-    assert app.state == RESULT and app.game.wins == (1, 0)
+    assert app.state == App.RESULT and app.match.game.wins == (1, 0)
     hw.keys.tap(0, 2000)  # next game
     _run_until(hw, app, 2300)
-    assert app.state == PLAY and app.game.games == 2
-    assert app.game.phase in (engine.PLAY, engine.STALL)
+    assert app.state == App.PLAY and app.match.game.games == 2
+    assert app.match.game.phase in (engine.PLAY, engine.STALL)
 
 
 def test_sounds_follow_the_play():
     hw, app = _app()
-    hw.keys.tap(0, 100)
+    hw.keys.tap(3, 400)
     _run_until(hw, app, 690)
     hw.keys.tap(0, 700)
     _run_until(hw, app, 720)

@@ -60,14 +60,14 @@ DISPLAY_EVENTS = (
     ("stall (no match message, both lines)", "stall", 900),
     ("collect and redeal (both rows)", "redeal", 1900),
     ("game over (both banners)", "game_over", 700),
-    ("screen switch (full frame)", "deal", 100),
+    ("screen switch (full frame)", "deal", 400),
 )
 
 
 def display_section():
     """I2C bytes per kind of screen change, from the scenes, next to a full-frame refresh."""
     from tools import scenes
-    full = scenes.event_span("deal", 100)
+    full = scenes.event_span("deal", 400)
     rows = []
     for label, scene, ms in DISPLAY_EVENTS:
         span = scenes.event_span(scene, ms)

@@ -14,11 +14,19 @@ from tools.play import run_script, parse_decks
 
 DECKS = "5c 9d Jh 2s 7c 8c / 5d Kc 3h 8s 4c 6c"  # piles 0 (5c) and 4 (5d) match
 ONE_LEFT = "5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c 6c"  # A's last card is on the match
-_START = "100 A0 tap\n"  # any key on the title screen deals the match
+_START = "400 A3 tap\n"  # RIGHT on "2 PLAYERS" in the main menu deals the match
 
 # name: (decks, key script, rules options, what it shows)
 SCENES = {
-    "title": (DECKS, "", {}, "the title screen"),
+    "menu": (DECKS, "", {}, "the main menu"),
+    "settings": (DECKS, "400 A1 tap\n550 A1 tap\n700 A1 tap\n850 A3 tap\n1000 A1 tap\n"
+                 "1150 A3 tap\n", {}, "the settings, piles changed to 3 a row"),
+    "statistics": (DECKS, "400 A0 tap\n550 A0 tap\n700 A3 tap\n", {},
+                   "the statistics (none yet)"),
+    "pause": (DECKS, _START + "900 MENU tap\n1000 MENU tap\n", {},
+              "MENU pressed twice in a match: paused"),
+    "selftest": (DECKS, "0 MENU down\n500 MENU up\n1500 A1 down\n1600 Bf2 down\n", {},
+                 "MENU held at power-up: the self-test, two keys held"),
     "deal": (DECKS, _START, {}, "a fresh deal"),
     "cover": (DECKS, _START + "700 A0 tap\n", {}, "A covered pile 0 (5c) with 7c"),
     "foul": (DECKS, _START + "700 A1 tap\n", {"after": 150},
@@ -42,6 +50,15 @@ def play(name, **rules_extra):
     options.update(rules_extra)
     return run_script(script, seed=1, rules=Rules(**options), decks=parse_decks(decks),
                       after_ms=after)
+
+
+def play_error():
+    """The error screen, as run() shows it after an unexpected exception."""
+    from hardware import virtual
+    from firmware.app import show_error
+    hw = virtual.init(seed=1)
+    show_error(hw, ValueError("piles_per_row: must be an integer 3..6, not 9"))
+    return hw
 
 
 def event_bytes(name, key_ms):
@@ -107,14 +124,15 @@ def main(argv=None):
     ap.add_argument("names", nargs="*", help="scenes (default: all): " + ", ".join(SCENES))
     args = ap.parse_args(argv)
     for name in args.names:
-        if name not in SCENES:
+        if name not in SCENES and name != "error":
             ap.error("no scene %r (scenes: %s)" % (name, ", ".join(SCENES)))
     os.makedirs(args.write, exist_ok=True)
-    for name in args.names or SCENES:
-        hw, _ = play(name)
+    for name in args.names or list(SCENES) + ["error"]:
+        hw = play_error() if name == "error" else play(name)[0]
         path = os.path.join(args.write, name + ".png")
         hw.oled.to_png(path, scale=args.scale)
-        print("%-12s %s  (%s)" % (name, path, SCENES[name][3]), file=sys.stderr)
+        what = SCENES[name][3] if name in SCENES else "the error screen"
+        print("%-12s %s  (%s)" % (name, path, what), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,159 @@
+"""A match on the handheld: the engine, the play screen, sounds, the computer opponent,
+feedback for every press, results, and the statistics of each game.
+
+press() and advance() run every main-loop pass during play and allocate nothing.
+"""
+import gc
+
+import engine
+from engine import Game
+from engine.bot import Bot
+from firmware import glyphs, sound
+from hardware.keymap import pile_of, player_of
+
+_LOCKED = bytes((glyphs.ICON_LOCK,)) + b" LOCKED"
+_FOUL = b"FOUL"
+_TOO_LATE = b"TOO LATE"
+_NO_MATCH = b"NO MATCH"
+_YOU_WIN = b"YOU WIN!"
+_YOU_LOSE = b"YOU LOSE"
+_DRAW = b"DRAW"
+_MATCH_WON = b"MATCH WON!"
+_MATCH_LOST = b"MATCH LOST"
+_NEXT = b"ANY KEY: NEXT"
+_NEW = b"ANY KEY: MENU"
+_JOINED = b"B JOINS IN"
+
+
+class Match:
+    """Plays matches on the table; the app owns the screens and the keys."""
+
+    def __init__(self, table, snd, stats, rules):
+        self.table = table
+        self.sound = snd
+        self.stats = stats
+        self.game = Game(rules, 0)  # replaced by begin() when the rules differ
+        self.bot = None  # the computer as B in a solo match
+        self.hints = False
+        self.phase = -1  # the engine phase last shown
+        self.ended_at = 0
+        self.game_over = False  # the last game ended and its result is on screen
+
+    def begin(self, rules, seed, now, level=-1, decks=None):
+        """Deal a new match: two players, or A against the computer at level >= 0."""
+        gc.collect()  # a quiet point: between matches
+        g = self.game
+        if g.rules is not rules or decks is not None:
+            if decks is None:
+                g = Game(rules, seed)
+            else:
+                g = Game.from_decks(decks[0], decks[1], rules, seed)
+            self.game = g
+        self.bot = Bot(g, 1, level, seed ^ 0x5A5A) if level >= 0 else None
+        self.table.layout(rules.piles_per_row)
+        if g.phase == engine.READY:
+            g.start(now)
+        else:
+            g.new_match(now)
+        self._dealt(now)
+
+    def next_game(self, now):
+        """After a game over: deal the next game of the match; False if the match is over."""
+        for b in self.table.banners:
+            b.hide()
+        if self.game.phase != engine.GAME_OVER:
+            return False
+        gc.collect()  # a quiet point: between games
+        self.game.next_game(now)
+        self._dealt(now)
+        return True
+
+    def _dealt(self, now):
+        self.phase = -1
+        self.game_over = False
+        self.table.sync(self.game)
+        self.sound.play(sound.DEAL, now)
+
+    def press(self, role, t):
+        """A pile button pressed at scanner time t."""
+        g = self.game
+        pile = pile_of(role, g.rules.piles_per_row)
+        if pile < 0:
+            return
+        player = player_of(role)
+        if player == 1 and self.bot is not None:  # a second person takes seat B
+            self.bot = None
+            self.table.say(1, _JOINED, t, 1500)
+        changed = g.changed_at(pile)
+        r = g.press(player, pile, t)
+        self._feedback(player, r, t, changed)
+
+    def _feedback(self, player, r, t, changed):
+        if r == engine.COVERED:
+            self.sound.play(sound.COVER_A if player == 0 else sound.COVER_B, t)
+            if player == 0 or self.bot is None:
+                self.stats.cover(t - changed)
+        elif r == engine.FOUL:
+            self.sound.play(sound.FOUL, t)
+            lockout = self.game.rules.foul_lockout_ms
+            self.table.say(player, _LOCKED if lockout else _FOUL, t, lockout or 400)
+        elif r == engine.COLLISION:
+            self.sound.play(sound.COLLISION, t)
+            self.table.say(player, _TOO_LATE, t, 500)
+
+    def advance(self, now):
+        """Timers, the computer's presses and the screen; True when a game has just ended."""
+        g = self.game
+        g.tick(now)
+        bot = self.bot
+        if bot is not None:
+            r = bot.update(now)
+            if r >= 0:
+                self._feedback(1, r, now, now)
+        t = self.table
+        t.sync(g)
+        t.expire(now)
+        if self.hints:
+            t.hint(g.coverable_mask if g.phase == engine.PLAY else 0)
+        phase = g.phase
+        if phase == self.phase:
+            return False
+        was = self.phase
+        self.phase = phase
+        if phase == engine.STALL:
+            t.say_both(_NO_MATCH, now, -1)
+            self.sound.play(sound.STALL, now)
+        elif phase == engine.PLAY and was == engine.STALL:
+            t.quiet(0)
+            t.quiet(1)
+            self.sound.play(sound.DEAL, now)
+        elif phase == engine.GAME_OVER or phase == engine.MATCH_OVER:
+            self._result(g, now)
+            return True
+        return False
+
+    def declare_draw(self, now):
+        """Both players agreed: the game is a draw."""
+        if self.game.declare_draw(now) == engine.ENDED:
+            self.advance(now)
+
+    def _result(self, g, now):
+        self.ended_at = now
+        self.game_over = True
+        match = g.phase == engine.MATCH_OVER
+        result = g.game_result
+        self.stats.game(result, g.ended_at - g.started_at)
+        if match:
+            self.stats.match()
+        t = self.table
+        t.hint(0)
+        for p in range(2):
+            if result == engine.DRAW:
+                text = _DRAW
+            elif result == p:
+                text = _MATCH_WON if match else _YOU_WIN
+            else:
+                text = _MATCH_LOST if match else _YOU_LOSE
+            t.banners[p].show(text)
+            t.say(p, _NEW if match else _NEXT, now, -1)
+        self.sound.play(sound.DRAW if result == engine.DRAW else sound.WIN, now)

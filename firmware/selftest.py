@@ -1,0 +1,103 @@
+"""Self-test for builders: a test pattern, a buzzer sweep, then every key drawn where it sits
+on the box (filled while pressed), with the firmware, free memory and I2C facts.
+
+Opened by holding MENU at power-up or from the main menu; holding MENU leaves it.
+"""
+import gc
+import sys
+
+import displayio
+
+from engine.ticks import ticks_add, ticks_diff
+from firmware import sound
+from firmware.ui import W, H, LINE_CHARS, TextLine, outline
+
+_BOX_W = 12
+_BOX_H = 6
+_GAP = 4
+_LEFT = (W - 4 * _BOX_W - 3 * _GAP) // 2
+# Rows of boxes from the top of the box (B's end) to the bottom (A's end).
+_ROW_Y = {"B near": 17, "B far": 25, "A far": 39, "A near": 47}
+_PATTERN_MS = 1200
+
+
+def key_box(key):
+    """(x, y) of a key's box in the picture: where the button sits on the handheld."""
+    if key == 16:  # MENU, on the side
+        return W - _BOX_W - 2, 32
+    row = key // 4
+    i = key % 4
+    if row < 2:  # A: near row at the bottom, far row above it, left to right
+        return _LEFT + i * (_BOX_W + _GAP), _ROW_Y["A near" if row == 0 else "A far"]
+    # B sits across the table: B's left is the screen's right
+    return _LEFT + (3 - i) * (_BOX_W + _GAP), _ROW_Y["B near" if row == 2 else "B far"]
+
+
+def describe(key):
+    """'A NEAR 1', 'B FAR 4', 'MENU' or 'KEY 20' (1-based from the player's left)."""
+    if key == 16:
+        return "MENU"
+    if not 0 <= key < 16:
+        return "KEY %d" % key
+    return "%s %s %d" % ("AB"[key // 8], ("NEAR", "FAR")[(key // 4) % 2], key % 4 + 1)
+
+
+class SelfTest:
+    """The self-test screen."""
+
+    def __init__(self, kit):
+        self.kit = kit
+        self.group = displayio.Group()
+        self.picture = displayio.Bitmap(W, H, 2)
+        self.group.append(kit.grid(self.picture, W, H))
+        self.lines = (TextLine(kit, LINE_CHARS, 1, 0), TextLine(kit, LINE_CHARS, 1, 8),
+                      TextLine(kit, LINE_CHARS, 1, 56))
+        for line in self.lines:
+            self.group.append(line.grid)
+        self.pattern = displayio.Bitmap(W, H, 2)
+        for y in range(H):
+            for x in range(W):
+                self.pattern[x, y] = (x // 4 + y // 4) % 2
+        self.pattern_grid = kit.grid(self.pattern, W, H)
+        self.group.append(self.pattern_grid)
+        self.pattern_until = 0
+        self.down = bytearray(17)
+
+    def enter(self, now, hw, snd):
+        """Start: the test pattern and the buzzer sweep first, then the key picture."""
+        for y in range(H):
+            for x in range(W):
+                self.picture[x, y] = 0
+        for key in range(17):
+            x, y = key_box(key)
+            outline(self.picture, x, y, _BOX_W, _BOX_H)
+        mem = gc.mem_free() // 1024 if hasattr(gc, "mem_free") else -1
+        impl = sys.implementation
+        version = ".".join([str(v) for v in impl.version[:3]])
+        info = hw.info
+        self.lines[0].center("SELF TEST  HOLD MENU")
+        self.lines[1].center("I2C %02X %dK  MEM %s" % (
+            info.get("CS_I2C_ADDRESS", 0x3C), info.get("CS_I2C_HZ", 0) // 1000,
+            "%dK" % mem if mem >= 0 else "?"))
+        self.lines[2].center("%s %s" % (impl.name.upper(), version))
+        self.pattern_grid.hidden = False
+        self.pattern_until = ticks_add(now, _PATTERN_MS)
+        snd.play(sound.SWEEP, now)
+        self.kit.changes += 1
+
+    def key(self, key, pressed):
+        """A key changed: fill or clear its box and name it."""
+        if 0 <= key < 17:
+            x, y = key_box(key)
+            for dy in range(1, _BOX_H - 1):
+                for dx in range(1, _BOX_W - 1):
+                    self.picture[x + dx, y + dy] = 1 if pressed else 0
+            self.down[key] = pressed
+        self.lines[2].center(describe(key) + (" DOWN" if pressed else " UP"))
+        self.kit.changes += 1
+
+    def advance(self, now):
+        """Hide the test pattern when its time is up."""
+        if not self.pattern_grid.hidden and ticks_diff(now, self.pattern_until) >= 0:
+            self.pattern_grid.hidden = True
+            self.kit.changes += 1

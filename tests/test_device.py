@@ -1,0 +1,326 @@
+"""The device experience through the virtual handheld: menus, saved settings and statistics,
+sound, sleep, self-test, solo play, crash recovery and the watchdog."""
+import pytest
+
+import engine
+from engine import Rules
+from firmware import settings as settings_mod
+from firmware.app import App, run
+from hardware import virtual
+from tools import scenes
+from tools.play import parse_decks
+
+UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3  # A's near row, from A's left
+MENU = 16
+
+
+class Hand:
+    """A handheld on a simulated clock, with keys pressed one at a time."""
+
+    def __init__(self, nvm_path=None, decks=None, rules=None, **kw):
+        self.hw = virtual.init(seed=1, nvm_path=nvm_path, **kw)
+        self.app = App(self.hw, rules, decks=parse_decks(decks) if decks else None)
+        self.run(400)
+
+    def run(self, ms):
+        end = self.hw.clock.now + ms
+        while self.hw.clock.now < end:
+            self.app.step()
+
+    def tap(self, key, then=150):
+        self.hw.keys.tap(key, self.hw.clock.now, 60)
+        self.run(then)
+
+    def hold(self, key, ms):
+        self.hw.keys.press(key, self.hw.clock.now)
+        self.run(ms)
+        self.hw.keys.release(key, self.hw.clock.now)
+        self.run(100)
+
+    def to_main_item(self, item):
+        for _ in range(item):
+            self.tap(DOWN)
+
+    def text(self, row):
+        """A line of the screen as drawn (read back from the tiles of the menu page)."""
+        from firmware import glyphs
+        line = self.app.menus.page.lines[row]
+        return bytes(glyphs.FONT_CHARS[line.grid[i]] for i in range(21)).decode().strip()
+
+
+def _open_settings(h):
+    h.to_main_item(3)
+    h.tap(RIGHT)
+    assert h.text(0) == "SETTINGS"
+
+
+@pytest.mark.parametrize("i", range(len(settings_mod.FIELDS)))
+def test_each_setting_changes_from_the_menu_and_survives_power_off(i, tmp_path):
+    path = str(tmp_path / "nvm.bin")
+    h = Hand(path)
+    _open_settings(h)
+    default = h.app.settings.index[i]
+    for _ in range(i):
+        h.tap(DOWN)
+    h.tap(RIGHT)
+    changed = h.app.settings.index[i]
+    assert changed != default
+    assert settings_mod.FIELDS[i][3][changed] in h.text(1 + min(i, 5))
+    h.tap(MENU)  # back: saved
+    assert h.hw.nvm.erases == 0
+    again = Hand(path)  # power off and on
+    assert again.app.settings.index[i] == changed
+    assert again.app.settings.index == h.app.settings.index
+
+
+def test_settings_take_effect():
+    h = Hand()
+    s = h.app.settings
+    s.index[settings_mod.KEYS.index("contrast")] = 3
+    s.index[settings_mod.KEYS.index("sound")] = 1
+    s.index[settings_mod.KEYS.index("flip")] = 1
+    s.index[settings_mod.KEYS.index("piles")] = 1
+    h.app.apply_settings()
+    assert h.hw.oled.contrast == 8
+    assert h.app.sound.muted
+    assert h.hw.display.rotation == 180
+    h.app.start_match(-1)
+    assert h.app.match.game.rules.piles_per_row == 3
+    log = len(h.hw.buzzer.log)
+    h.run(500)
+    assert len(h.hw.buzzer.log) == log  # muted: the deal made no sound
+
+
+def test_a_corrupt_or_out_of_range_settings_record_falls_back_and_says_so(tmp_path):
+    from firmware.store import Log
+    nvm = virtual.NVM(str(tmp_path / "nvm.bin"))
+    bad = bytearray(settings_mod.Settings().encode())
+    bad[1] = 99  # match length: no such choice
+    Log(nvm).put(settings_mod.SETTINGS_KIND, bytes(bad))
+    h = Hand(str(tmp_path / "nvm.bin"))
+    assert h.app.settings.value("wins") == 2
+    assert any("wins is out of range" in line for line in h.hw.console_lines)
+
+
+def test_statistics_count_games_and_survive_power_off(tmp_path):
+    path = str(tmp_path / "nvm.bin")
+    h = Hand(path, decks=scenes.ONE_LEFT, rules=Rules(wins_needed=1))
+    h.app.start_match(-1)
+    h.run(400)
+    h.tap(0)  # A covers with the last card and wins the match
+    h.run(1200)
+    assert h.app.state == App.RESULT
+    again = Hand(path)
+    st = again.app.stats
+    assert (st.matches, st.games, st.wins_a, st.streak_seat, st.streak) == (1, 1, 1, 0, 1)
+    assert st.covers == 1 and 300 <= st.average_cover_ms() <= 1000
+    assert st.fastest_win_ms == st.longest_game_ms > 0
+    again.to_main_item(4)
+    again.tap(RIGHT)
+    assert again.text(1) == "MATCHES 1 GAMES 1"
+
+
+def test_many_saves_erase_the_sector_only_when_the_log_is_full():
+    h = Hand()
+    for n in range(150):
+        h.app.save_stats()
+        if h.app.log.compactions == 0:
+            assert h.hw.nvm.erases == 0
+    assert h.app.log.compactions >= 1
+    assert h.hw.nvm.erases == h.app.log.compactions
+
+
+def _match(h, level=-1):
+    h.app.start_match(level)
+    h.run(300)
+    assert h.app.state == App.PLAY
+
+
+def test_holding_menu_pauses_and_resume_continues():
+    h = Hand(decks=scenes.DECKS)
+    _match(h)
+    h.hold(MENU, 700)
+    assert h.app.state == App.PAUSED and h.text(0) == "PAUSED"
+    h.tap(RIGHT)  # RESUME
+    assert h.app.state == App.PLAY
+
+
+def test_a_double_press_of_menu_pauses_too():
+    h = Hand(decks=scenes.DECKS)
+    _match(h)
+    h.tap(MENU, 100)
+    h.tap(MENU, 100)
+    assert h.app.state == App.PAUSED
+
+
+def test_declaring_a_draw_from_the_pause_page():
+    h = Hand(decks=scenes.DECKS)
+    _match(h)
+    h.hold(MENU, 700)
+    h.tap(DOWN)
+    h.tap(RIGHT)  # DECLARE DRAW
+    assert h.app.state == App.RESULT
+    assert h.app.match.game.game_result == engine.DRAW and h.app.stats.draws == 1
+
+
+def test_quitting_a_match_from_the_pause_page():
+    h = Hand(decks=scenes.DECKS)
+    _match(h)
+    h.hold(MENU, 700)
+    h.tap(UP)
+    h.tap(RIGHT)  # QUIT MATCH
+    assert h.app.state == App.MENU and h.text(0) == "CALIFORNIA SPEED"
+
+
+def test_solo_the_computer_plays_b_and_b_can_join_in():
+    h = Hand()
+    h.to_main_item(1)
+    h.tap(RIGHT)  # VS COMPUTER
+    assert h.app.state == App.PLAY and h.app.match.bot is not None
+    h.run(4000)
+    assert h.app.match.bot.presses > 0 and h.app.state == App.PLAY
+    h.tap(8)  # a second person presses one of B's keys: seat B is theirs now
+    assert h.app.match.bot is None
+
+
+def test_the_cpu_level_is_chosen_in_the_main_menu():
+    h = Hand()
+    h.to_main_item(2)
+    h.tap(RIGHT)
+    assert h.text(3).endswith("SHARP")
+    h.tap(UP)
+    h.tap(RIGHT)
+    assert h.app.match.bot is not None and h.app.match.bot._miss == 30  # SHARP's miss rate
+
+
+def test_sounds_differ_by_event_and_mute_silences_them():
+    h = Hand(decks="5c 9d Jh 2s 7c 8c / 5d Kc 3h 8s 4c 6c")
+    _match(h)
+    h.run(500)
+
+    def tones_after(action):
+        start = len(h.hw.buzzer.log)
+        action()
+        return [hz for _, hz in h.hw.buzzer.log[start:] if hz]
+
+    cover_a = tones_after(lambda: h.tap(0, 300))
+    foul_b = tones_after(lambda: h.tap(9, 600))  # B presses 9d: a foul
+    stall = tones_after(lambda: h.tap(8, 600))  # B covers the pending 5d: no match left
+    assert cover_a and foul_b and stall
+    assert cover_a != foul_b and max(foul_b) < min(cover_a)  # a low buzz, a high click
+    assert len(stall) >= 3  # a chime
+    h.app.sound.muted = True
+    assert tones_after(lambda: h.run(2000)) == []
+
+
+def test_each_players_cover_clicks_differently():
+    from firmware import sound
+    assert sound.COVER_A != sound.COVER_B
+
+
+def test_idle_turns_the_screen_off_and_a_key_wakes_it_without_acting():
+    h = Hand()
+    h.app.settings.index[settings_mod.KEYS.index("sleep")] = 3  # 1 minute
+    h.run(61000)
+    assert h.app.state == App.SLEEP and not h.hw.oled.is_on
+    h.tap(RIGHT)  # wakes; does not start a match
+    assert h.app.state == App.MENU and h.hw.oled.is_on
+
+
+def test_a_match_left_alone_pauses_then_sleeps_then_asks_for_deep_sleep():
+    h = Hand(decks=scenes.DECKS)
+    h.app.settings.index[settings_mod.KEYS.index("sleep")] = 3
+    _match(h)
+    h.run(61000)
+    assert h.app.state == App.SLEEP and h.app.before_sleep == App.PAUSED
+    h.run(600000)
+    assert h.hw.deep_sleeps == 1  # asked once; the desktop cannot, so the screen stays off
+    h.tap(LEFT)
+    assert h.app.state == App.PAUSED
+
+
+def test_menu_held_at_power_up_opens_the_self_test():
+    hw = virtual.init(seed=1)
+    hw.keys.press(MENU, 0)
+    app = App(hw)
+    while hw.clock.now < 2000:
+        app.step()
+    assert app.state == App.SELFTEST
+    assert any(hz for _, hz in hw.buzzer.log)  # the buzzer sweep
+    hw.keys.release(MENU, hw.clock.now)
+    hw.keys.press(5, hw.clock.now + 100)
+    while hw.clock.now < 2500:
+        app.step()
+    assert app.selftest.down[5] == 1
+    hw.keys.release(5, hw.clock.now)
+    hw.keys.press(MENU, hw.clock.now + 10)
+    while hw.clock.now < 4500:
+        app.step()
+    assert app.state == App.MENU
+
+
+def test_a_key_held_at_power_up_that_is_not_menu_is_ignored_until_released():
+    hw = virtual.init(seed=1)
+    hw.keys.press(3, 0)  # RIGHT held at power-up (e.g. a shorted button)
+    app = App(hw)
+    while hw.clock.now < 1500:
+        app.step()
+    assert app.state == App.MENU  # it did not start a match
+    assert any("down at power-up" in line for line in hw.console_lines)
+    hw.keys.release(3, hw.clock.now)
+    hw.keys.tap(3, hw.clock.now + 100)
+    while hw.clock.now < 2000:
+        app.step()
+    assert app.state == App.PLAY
+
+
+def test_an_unexpected_error_shows_the_error_screen_and_a_key_restarts(monkeypatch):
+    calls = {"n": 0}
+    original = App.step
+
+    def failing_step(self):
+        calls["n"] += 1
+        if calls["n"] == 50:
+            raise RuntimeError("simulated fault")
+        if calls["n"] > 400:
+            self.hw.stop = True
+        original(self)
+
+    monkeypatch.setattr(App, "step", failing_step)
+
+    def press_any_key_soon(hw):
+        if any("stopped" in line for line in hw.console_lines) and not hw.restarts:
+            hw.keys.tap(0, hw.clock.now + 50)
+
+    hw = run(virtual, seed=1, on_idle=press_any_key_soon)
+    said = "\n".join(hw.console_lines)
+    assert "California Speed stopped: RuntimeError('simulated fault')" in said
+    assert "Traceback" in said and "failing_step" in said
+    assert hw.restarts == 1
+
+
+def test_a_hang_is_ended_by_the_watchdog():
+    h = Hand()
+
+    def hang():
+        while True:
+            h.hw.busy(100)  # work that never returns to the main loop
+
+    h.app.step()
+    with pytest.raises(virtual.WatchdogReset):
+        hang()
+    assert any("watchdog" in line for line in h.hw.console_lines)
+
+
+def test_the_main_loop_keeps_the_watchdog_fed():
+    h = Hand()
+    h.run(30000)  # well past 8 s: the loop feeds the watchdog every pass
+    assert h.app.state == App.MENU
+
+
+def test_the_nvm_of_make_play_is_kept_in_a_file(tmp_path):
+    path = tmp_path / "nvm.bin"
+    h = Hand(str(path))
+    h.app.settings.step(0, 1)
+    h.app.settings_done(True)
+    assert path.exists() and path.stat().st_size == 4096
