@@ -14,7 +14,7 @@ def _play(*args):
 
 def test_headless_script_writes_the_frame_and_the_bus_counts(tmp_path):
     script = tmp_path / "keys.txt"
-    script.write_text("# start, then A covers pile 0\n100 A0 tap\n700 A0 tap\n")
+    script.write_text("# start a 2-player match, then A covers pile 0\n400 A3 tap\n700 A0 tap\n")
     png = tmp_path / "out.png"
     r = _play("--script", str(script), "--png", str(png), "--decks", scenes.DECKS)
     assert r.returncode == 0, r.stderr
@@ -50,7 +50,7 @@ def test_a_bad_script_or_deck_names_the_problem(tmp_path):
     assert r.returncode == 1 and "line 2" in r.stderr
     script.write_text("100 A0 tap\n")
     r = _play("--script", str(script), "--decks", "5c 5c 9d / 2s")
-    assert r.returncode == 1 and "deck" in r.stderr
+    assert r.returncode == 2 and "deck_a" in r.stderr
     r = _play("--script", str(tmp_path / "missing.txt"))
     assert r.returncode == 1 and "cannot read" in r.stderr
 
@@ -79,7 +79,7 @@ def test_the_terminal_front_end_plays_in_a_pseudo_terminal():
         os.environ["LINES"], os.environ["COLUMNS"] = "45", "140"
         os.chdir(mpy.ROOT)
         os.execv(sys.executable, [sys.executable, "-m", "tools.play", "--terminal",
-                                  "--seed", "3", "--decks", scenes.DECKS])
+                                  "--seed", "3", "--decks", scenes.DECKS, "--nvm", ""])
     seen = b""
 
     def read_for(seconds):
@@ -95,7 +95,7 @@ def test_the_terminal_front_end_plays_in_a_pseudo_terminal():
     try:
         read_for(4)
         assert "Player A".encode() in seen and "[space]".encode() in seen
-        os.write(fd, b"z")  # any key: the match starts
+        os.write(fd, b"v")  # RIGHT on "2 PLAYERS": the match starts
         read_for(1.5)
         os.write(fd, b"z")  # A covers pile 0 (5c, matching B's 5d)
         read_for(1.5)
@@ -115,8 +115,9 @@ def test_the_window_front_end_runs_under_a_virtual_video_driver(monkeypatch):
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     from tools.play import _parser, _window
-    hw, app = _window(_parser().parse_args(["--window", "--seed", "2"]), stop_after=30)
-    assert app.passes >= 30 and hw.i2c.bytes_sent > 1000
+    args = _parser().parse_args(["--window", "--seed", "2", "--nvm", ""])
+    hw, passes = _window(args, stop_after=30)
+    assert passes >= 30 and hw.i2c.bytes_sent > 1000
 
 
 def test_the_readme_screenshot_is_what_the_headless_mode_makes(tmp_path):

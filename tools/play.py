@@ -50,9 +50,12 @@ def _parser():
     ap.add_argument("--seed", type=int, help="match seed (default: random; scripts: 1)")
     ap.add_argument("--decks", metavar="'A CARDS / B CARDS'",
                     help="stack the first game, top card first, e.g. '5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c'")
-    ap.add_argument("--piles", type=int, choices=(3, 4), default=4, help="piles per row")
-    ap.add_argument("--wins", type=int, choices=range(1, 6), default=2, metavar="1-5",
-                    help="games to win the match (default 2)")
+    ap.add_argument("--piles", type=int, choices=(3, 4),
+                    help="piles per row (default: the handheld's settings)")
+    ap.add_argument("--wins", type=int, choices=range(1, 6), metavar="1-5",
+                    help="games to win the match (default: the handheld's settings)")
+    ap.add_argument("--nvm", default=".handheld-nvm.bin", metavar="FILE",
+                    help="the handheld's saved settings and statistics (default %(default)s)")
     ap.add_argument("--i2c-hz", type=int, choices=(100000, 400000, 1000000),
                     help="I2C clock (default 400000)")
     ap.add_argument("--braille", action="store_true",
@@ -61,8 +64,11 @@ def _parser():
 
 
 def _rules(args):
+    """Rules from --piles/--wins, or None to use the handheld's settings."""
     from engine import Rules
-    return Rules(piles_per_row=args.piles, wins_needed=args.wins)
+    if args.piles is None and args.wins is None:
+        return None
+    return Rules(piles_per_row=args.piles or 4, wins_needed=args.wins or 2)
 
 
 def _settings(args):
@@ -153,16 +159,23 @@ def frame_lines(frame, width=128, height=64, braille=True):
     return lines
 
 
-def _interactive_app(args):
+def _run_interactive(args, front):
+    """The handheld in real time with a front end's hook; restarts it after a watchdog
+    reset as the board would. Returns the handheld."""
     from hardware import virtual
-    from firmware.app import App
-    hw = virtual.init(realtime=True, seed=args.seed, settings=_settings(args))
-    return hw, App(hw, _rules(args), decks=parse_decks(args.decks) if args.decks else None)
+    from firmware.app import run
+    app_options = {"rules": _rules(args),
+                   "decks": parse_decks(args.decks) if args.decks else None}
+    while True:
+        try:
+            return run(virtual, app_options=app_options, realtime=True, seed=args.seed,
+                       settings=_settings(args), nvm_path=args.nvm, on_idle=front)
+        except virtual.WatchdogReset:
+            continue
 
 
 def _terminal(args):
     import curses
-    hw, app = _interactive_app(args)
     state = {"bytes": -1, "drawn": 0.0}
 
     def front(stdscr):
@@ -190,8 +203,7 @@ def _terminal(args):
                 state["drawn"] = now
                 _draw(stdscr, handheld, braille, help_lines)
 
-        hw.on_idle = pump
-        app.run()
+        _run_interactive(args, pump)
 
     try:
         curses.wrapper(front)
@@ -232,16 +244,16 @@ def _draw(stdscr, hw, braille, help_lines):
 def _window(args, stop_after=None):
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
-    hw, app = _interactive_app(args)
     scale = 6
     pygame.init()
     screen = pygame.display.set_mode((128 * scale + 40, 64 * scale + 200))
     pygame.display.set_caption("California Speed - virtual handheld")
     font = pygame.font.Font(None, 22)
-    state = {"bytes": -1}
+    state = {"bytes": -1, "passes": 0}
 
     def pump(handheld):
-        if stop_after is not None and app.passes >= stop_after:
+        state["passes"] += 1
+        if stop_after is not None and state["passes"] >= stop_after:
             handheld.stop = True
         for e in pygame.event.get():
             if e.type == pygame.QUIT or (e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE):
@@ -261,13 +273,12 @@ def _window(args, stop_after=None):
                 screen.blit(font.render(line, True, (200, 200, 200)), (20, 64 * scale + 40 + 22 * i))
             pygame.display.flip()
 
-    hw.on_idle = pump
     try:
-        app.run()
+        hw = _run_interactive(args, pump)
     except KeyboardInterrupt:
-        pass
+        hw = None
     pygame.quit()
-    return hw, app
+    return hw, state["passes"]
 
 
 def _has_display():
@@ -280,7 +291,9 @@ def main(argv=None):
     args = _parser().parse_args(argv)
     if args.decks:
         try:
-            parse_decks(args.decks)
+            from engine import Game, Rules
+            a, b = parse_decks(args.decks)
+            Game.from_decks(a, b, _rules(args) or Rules())
         except ValueError as e:
             _parser().error(str(e))
     if args.png and not args.script:
