@@ -44,14 +44,15 @@ class Bot:
         self._foul = foul
         self._miss_ms = 2 * mean
         self._rng = Rng(seed)
-        # Delays are mean - spread + (u1 + u2 + u3 + u4) / 2 with u uniform in [0, spread):
-        # a bell around the mean, never below mean - spread.
+        # Delays are mean - spread + (u1 + u2 + u3 + u4) / 2 with u uniform in [0, spread]
+        # (7-bit draws, two from each 15-bit number): a bell around the mean.
         self._delays = [0] * _DELAYS
+        rng = self._rng
         for i in range(_DELAYS):
-            u = 0
-            for _ in range(4):
-                u += self._rng.below(spread + 1)
-            self._delays[i] = mean - spread + u // 2
+            r1 = rng.next15()
+            r2 = rng.next15()
+            u = (r1 & 127) + (r1 >> 8) + (r2 & 127) + (r2 >> 8)  # four values 0..127
+            self._delays[i] = mean - spread + (u * spread) // 254
         self._version = -1
         self._act_at = 0
         self._fouling = False
@@ -114,6 +115,7 @@ class Bot:
     def _choose(self, g):
         """The pile to press: a pending pile, then the opponent's row; -1 if none."""
         mask = g.coverable_mask
+        pending = g.pending_mask
         n = g.piles
         if self._fouling:
             mask = ~mask & ((1 << n) - 1)  # the piles that match nothing
@@ -129,7 +131,7 @@ class Bot:
             if not (mask >> p) & 1:
                 continue
             score = 0
-            if g.pending(p):
+            if (pending >> p) & 1:
                 score += 2
             if opp_lo <= p < opp_hi:
                 score += 1
