@@ -1,6 +1,5 @@
 """The handheld app through the virtual handheld: screens, bus bytes, keys, bad input."""
 import os
-import tracemalloc
 
 import pytest
 from PIL import Image
@@ -9,7 +8,7 @@ import engine
 from engine import Rules
 from firmware.app import App
 from hardware import virtual
-from tools import scenes
+from tools import measure, scenes
 from tools.play import parse_decks
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
@@ -108,84 +107,12 @@ def test_presses_reach_the_engine_with_the_scanners_timestamps():
     assert app.match.game.changed_at(0) == 705
 
 
-def _lists(app):
-    """{id: len} of the lists in the app's state."""
-    return {id(v): len(v) for o in _state(app) for v in vars(o).values() if isinstance(v, list)}
-
-
-def _state(app):
-    return (app, app.match, app.table, app.sound, app.stats, app.match.game,
-            app.match.game._rng)
-
-
-def _slot_ints(app, fixed):
-    """The ints held in fixed slots: attributes, and lists that kept their object and
-    length through the window (preallocated, not grown)."""
-    found = {}
-    for obj in _state(app):
-        for value in vars(obj).values():
-            if isinstance(value, list):
-                items = value if fixed.get(id(value)) == len(value) else []
-            else:
-                items = [value]
-            for v in items:
-                if type(v) is int:
-                    found[id(v)] = v
-    return list(found.values())
-
-
-def _allocations(hw, app, passes, keys):
-    """Bytes still allocated by firmware/ and engine/ code after `passes` main-loop passes,
-    less the boxed ints sitting in fixed state slots, with the traces left unexplained.
-
-    CPython boxes every int above 256: a slot that held a small cached int before the
-    window and a computed time after it shows as +32 bytes, though nothing grew (on the
-    board those are immediate small ints). Each such int is found by its allocation
-    traceback and accounted for; anything else retained is a real allocation. Traces
-    whose stack runs through the virtual hardware (which calls engine.ticks for its own
-    bookkeeping) belong to the desktop twin, not to the app.
-    """
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    ours = [tracemalloc.Filter(True, os.path.join(root, d, "*")) for d in ("firmware", "engine")]
-    ours.append(tracemalloc.Filter(False, os.path.join(root, "hardware", "virtual*"),
-                                   all_frames=True))
-    tracemalloc.start(25)
-    try:
-        for i in range(passes):  # warm-up
-            app.step()
-        before = tracemalloc.take_snapshot().filter_traces(ours)
-        fixed = _lists(app)
-        for i in range(passes):
-            if keys and i % 7 == 0:
-                hw.keys.tap((i // 7) % 16, hw.clock.now, 20)
-            app.step()
-        after = tracemalloc.take_snapshot().filter_traces(ours)
-        in_slots = {}
-        for v in _slot_ints(app, fixed):
-            tb = tracemalloc.get_object_traceback(v)
-            if tb is not None:
-                frame = tb[-1] if tb[-1].filename.startswith(root) else tb[0]
-                key = (frame.filename, frame.lineno)
-                in_slots[key] = in_slots.get(key, 0) + 1
-    finally:
-        tracemalloc.stop()
-    net, unexplained = 0, []
-    for d in after.compare_to(before, "lineno"):
-        frame = d.traceback[0]
-        slots = min(max(d.count_diff, 0), in_slots.get((frame.filename, frame.lineno), 0))
-        rest = d.size_diff - slots * 32
-        net += rest
-        if rest > 0:
-            unexplained.append(str(d))
-    return net, unexplained
-
-
 @pytest.mark.parametrize("keys", [False, True], ids=["idle", "with-key-events"])
 def test_the_main_loop_allocates_nothing_net(keys):
     hw, app = _app(scenes.DECKS)
     hw.keys.tap(3, 400)  # RIGHT on "2 PLAYERS": into a match
     _run_until(hw, app, 300)
-    net, where = _allocations(hw, app, 1000, keys)
+    net, where = measure.main_loop_allocation(hw, app, 1000, keys)
     assert app.state in (App.PLAY, App.RESULT)
     if keys:
         assert app.presses > 100

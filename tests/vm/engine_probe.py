@@ -39,6 +39,40 @@ print("FIGURE steps", 10000)
 print("COUNTS", " ".join([str(c) for c in _counts]))
 print("PHASES", " ".join([str(c) for c in _phases]))
 
+# Naive baselines for the report: the same table as card objects in lists, and a
+# coverable-pile scan that builds a list each time it looks.
+class _Card:
+    def __init__(self, rank, suit):
+        self.rank = rank
+        self.suit = suit
+
+
+def _naive_table():
+    cards = [_Card(c % 13, c // 13) for c in range(52)]
+    decks = [cards[0:26], cards[26:52]]
+    piles = [[decks[p // 4].pop(0)] for p in range(8)]
+    return cards, decks, piles
+
+
+def _naive_scans(piles, n):
+    found = 0
+    for _ in range(n):
+        tops = [p[-1].rank for p in piles]
+        found += len([i for i in range(8) if tops.count(tops[i]) > 1])
+    return found
+
+
+gc.collect()
+_m0 = gc.mem_alloc()
+_naive = _naive_table()
+gc.collect()
+print("FIGURE naive_table_bytes", gc.mem_alloc() - _m0)
+_m0 = gc.mem_alloc()
+_naive_scans(_naive[2], 1000)
+print("FIGURE naive_scan_alloc_bytes_per_1000", gc.mem_alloc() - _m0)
+_naive = None
+gc.collect()
+
 # Bots: whole bot-against-bot games through play_out (each a new match dealt in place).
 from engine.bot import Bot, play_out  # noqa: E402
 

@@ -1,0 +1,102 @@
+"""Measurements of the app on the virtual handheld, shared by the tests and make bench."""
+import os
+import random
+import tracemalloc
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _lists(app):
+    """{id: len} of the lists in the app's state."""
+    return {id(v): len(v) for o in _state(app) for v in vars(o).values() if isinstance(v, list)}
+
+
+def _state(app):
+    return (app, app.match, app.table, app.sound, app.stats, app.match.game,
+            app.match.game._rng)
+
+
+def _slot_ints(app, fixed):
+    """The ints held in fixed slots: attributes, and lists that kept their object and
+    length through the window (preallocated, not grown)."""
+    found = {}
+    for obj in _state(app):
+        for value in vars(obj).values():
+            if isinstance(value, list):
+                items = value if fixed.get(id(value)) == len(value) else []
+            else:
+                items = [value]
+            for v in items:
+                if type(v) is int:
+                    found[id(v)] = v
+    return list(found.values())
+
+
+def main_loop_allocation(hw, app, passes, keys):
+    """Bytes still allocated by firmware/ and engine/ code after `passes` main-loop passes,
+    less the boxed ints sitting in fixed state slots, with the traces left unexplained.
+
+    CPython boxes every int above 256: a slot that held a small cached int before the
+    window and a computed time after it shows as +32 bytes, though nothing grew (on the
+    board those are immediate small ints). Each such int is found by its allocation
+    traceback and accounted for; anything else retained is a real allocation. Traces
+    whose stack runs through the virtual hardware (which calls engine.ticks for its own
+    bookkeeping) belong to the desktop twin, not to the app.
+    """
+    ours = [tracemalloc.Filter(True, os.path.join(root, d, "*")) for d in ("firmware", "engine")]
+    ours.append(tracemalloc.Filter(False, os.path.join(root, "hardware", "virtual*"),
+                                   all_frames=True))
+    tracemalloc.start(25)
+    try:
+        for i in range(passes):  # warm-up
+            app.step()
+        before = tracemalloc.take_snapshot().filter_traces(ours)
+        fixed = _lists(app)
+        for i in range(passes):
+            if keys and i % 7 == 0:
+                hw.keys.tap((i // 7) % 16, hw.clock.now, 20)
+            app.step()
+        after = tracemalloc.take_snapshot().filter_traces(ours)
+        in_slots = {}
+        for v in _slot_ints(app, fixed):
+            tb = tracemalloc.get_object_traceback(v)
+            if tb is not None:
+                frame = tb[-1] if tb[-1].filename.startswith(root) else tb[0]
+                key = (frame.filename, frame.lineno)
+                in_slots[key] = in_slots.get(key, 0) + 1
+    finally:
+        tracemalloc.stop()
+    net, unexplained = 0, []
+    for d in after.compare_to(before, "lineno"):
+        frame = d.traceback[0]
+        slots = min(max(d.count_diff, 0), in_slots.get((frame.filename, frame.lineno), 0))
+        rest = d.size_diff - slots * 32
+        net += rest
+        if rest > 0:
+            unexplained.append(str(d))
+    return net, unexplained
+
+
+def key_latency(interval_ms, presses=200, seed=3):
+    """(mean, max) ms from a button's contact closing to the main-loop pass that hands the
+    press to the engine, in a match, with the scanner at interval_ms."""
+    from engine import Rules
+    from firmware.app import App
+    from hardware import virtual
+    hw = virtual.init(seed=1, settings={"CS_KEY_INTERVAL_MS": interval_ms})
+    app = App(hw, Rules(foul_lockout_ms=0))
+    app.start_match(-1)
+    r = random.Random(seed)
+    latencies = []
+    t = hw.clock.now + 500
+    for _ in range(presses):
+        t += r.randint(120, 400)
+        hw.keys.tap(r.choice((0, 1, 2, 3, 8, 9, 10, 11)), t, 40)
+        while True:
+            start = hw.clock.now
+            before = app.presses
+            app.step()
+            if app.presses > before:
+                latencies.append(start - t)
+                break
+    return sum(latencies) / len(latencies), max(latencies)
