@@ -21,6 +21,16 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache
 
+.PHONY: sim sim-docs
+sim: $(STAMP)
+	$(PY) -m tools.sim $(ARGS)
+
+# The README's simulation pictures: the standard study, plots and summary only.
+sim-docs: $(STAMP)
+	$(PY) -m tools.sim --out sim-out
+	mkdir -p docs/sim
+	cp sim-out/game_length.png sim-out/variants.png sim-out/win_rate_by_reaction.png sim-out/summary.json docs/sim/
+
 .PHONY: play screenshot
 play: $(STAMP)
 	@$(PY) -m tools.play $(ARGS)

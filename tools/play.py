@@ -14,7 +14,8 @@ KEYS_HELP = """\
   Player A (bottom row is yours)          Player B (top row is yours; reads upside down)
     top row:     [a] [s] [d] [f]            top row:     [j] [k] [l] [;]
     bottom row:  [z] [x] [c] [v]            bottom row:  [m] [,] [.] [/]
-  Each key sits where its pile is on screen. MENU: [space]   quit: [Esc] or Ctrl-C"""
+  Each key sits where its pile is on screen. MENU: [space]   quit: [Esc] or Ctrl-C
+  Menus: a row's 1st key UP, 2nd DOWN, 3rd LEFT, 4th RIGHT/choose (A: z x c v). Pause: MENU twice"""
 
 # Keyboard key -> key number of the handheld (see hardware/keymap.py). A's far row and
 # B's near row are both the screen's top row; each key mirrors its pile's position.
