@@ -20,7 +20,7 @@ import supervisor
 from keypad import Event  # noqa: F401  (part of the hardware contract)
 
 from hardware import config, oled
-from hardware.keymap import KEYMAP
+from hardware.keymap import KEYMAP, DEBOUNCE_SCANS
 
 display = None
 keys = None
@@ -117,7 +117,8 @@ def init(**_options):
     where = "SDA=%s SCL=%s" % (cfg["CS_I2C_SDA"], cfg["CS_I2C_SCL"])
     display = oled.open_display(i2c, cfg["CS_I2C_ADDRESS"], where, console, time.sleep)
     keys = keypad.Keys([_pin(n) for n in config.key_pins(cfg)], value_when_pressed=False,
-                       pull=True, interval=cfg["CS_KEY_INTERVAL_MS"] / 1000, max_events=64)
+                       pull=True, interval=cfg["CS_KEY_INTERVAL_MS"] / 1000, max_events=64,
+                       debounce_threshold=DEBOUNCE_SCANS)
     buzzer = Buzzer(_pin(cfg["CS_PIEZO"]))
     nvm = microcontroller.nvm
     _watchdog = _start_watchdog()

@@ -17,7 +17,7 @@ with contextlib.redirect_stdout(io.StringIO()):
     import displayio
 
 from hardware import config, oled
-from hardware.keymap import KEYMAP, KEY_COUNT
+from hardware.keymap import KEYMAP, KEY_COUNT, DEBOUNCE_SCANS
 from hardware.virtual_keypad import Event, SimClock, VirtualKeys
 from hardware.virtual_ssd1306 import VirtualI2C, VirtualSSD1306
 
@@ -197,7 +197,7 @@ class Handheld:
                                          self.console, self._retry_sleep)
         _refresh_like_the_board(self.display)
         self.keys = VirtualKeys(key_count, interval_ms=self.info["CS_KEY_INTERVAL_MS"],
-                                clock=self.clock)
+                                debounce_threshold=DEBOUNCE_SCANS, clock=self.clock)
         self.buzzer = Buzzer(self.clock)
         self.nvm = NVM(nvm_path)
         self.on_idle = on_idle  # a desktop front end's hook, called once per pass
