@@ -31,6 +31,10 @@ sim-docs: $(STAMP)
 	mkdir -p docs/sim
 	cp sim-out/game_length.png sim-out/variants.png sim-out/win_rate_by_reaction.png sim-out/summary.json docs/sim/
 
+.PHONY: deploy
+deploy: $(STAMP)
+	$(PY) -m tools.deploy $(ARGS)
+
 .PHONY: play screenshot
 play: $(STAMP)
 	@$(PY) -m tools.play $(ARGS)

