@@ -18,10 +18,16 @@ def _check(setting, value, pin_ok):
         if len(names) != 8 or not all(pin_ok(n) for n in names):
             return None
         return ",".join(names)
-    if isinstance(value, int) and not isinstance(value, bool) \
-            and setting[4] <= value <= setting[5]:
-        return value
-    return None
+    if isinstance(value, str):  # newer CircuitPython gives every value as text
+        try:
+            value = int(value.strip(), 0)
+        except ValueError:
+            return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    if kind == "choice":
+        return value if value in setting[4] else None
+    return value if setting[4] <= value <= setting[5] else None
 
 
 def read(getenv, pin_ok, console):

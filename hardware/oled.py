@@ -1,13 +1,26 @@
 """Opens the SSD1306 OLED on an I2C bus with the real Adafruit driver, waiting (and saying
-so on the console) until the display answers at its address."""
+so on the console) until the bus starts and the display answers at its address.
+
+Without a powered display the bus itself may not start: CircuitPython refuses to open
+I2C when SDA and SCL have no pull-up resistors, and those are on the display module.
+"""
 
 
-def open_display(i2c, address, where, console, sleep, retry_s=2):
-    """The display; `where` describes the wiring for the console message."""
+def open_display(make_i2c, address, where, console, sleep, retry_s=2):
+    """The display; make_i2c() opens the bus, `where` describes the wiring for messages."""
     import i2cdisplaybus
     import adafruit_displayio_ssd1306
 
+    i2c = None
     while True:
+        if i2c is None:
+            try:
+                i2c = make_i2c()
+            except (RuntimeError, OSError) as e:
+                console("Cannot start I2C on %s (%s). Is the display connected and powered? "
+                        "Retrying in %d s." % (where, e, retry_s))
+                sleep(retry_s)
+                continue
         while not i2c.try_lock():
             pass
         try:

@@ -19,7 +19,7 @@ import pwmio
 import supervisor
 from keypad import Event  # noqa: F401  (part of the hardware contract)
 
-from hardware import config, oled
+from hardware import config, oled, pinmap
 from hardware.keymap import KEYMAP, DEBOUNCE_SCANS
 
 display = None
@@ -112,10 +112,23 @@ def init(**_options):
     displayio.release_displays()
     cfg = config.read(os.getenv, lambda name: _pin(name) is not None, console)
     info.update(cfg)
-    i2c = busio.I2C(_pin(cfg["CS_I2C_SCL"]), _pin(cfg["CS_I2C_SDA"]),
-                    frequency=cfg["CS_I2C_HZ"])
+    pins = [cfg["CS_I2C_SDA"], cfg["CS_I2C_SCL"]]
+
+    def make_i2c():
+        try:
+            return busio.I2C(_pin(pins[1]), _pin(pins[0]), frequency=cfg["CS_I2C_HZ"])
+        except ValueError as e:  # not an I2C pair on this board: back to the default pins
+            sda, scl = pinmap.default("CS_I2C_SDA"), pinmap.default("CS_I2C_SCL")
+            if pins == [sda, scl]:
+                raise
+            console("settings.toml: SDA=%s SCL=%s cannot be an I2C pair (%s); using %s/%s"
+                    % (pins[0], pins[1], e, sda, scl))
+            pins[0], pins[1] = sda, scl
+            cfg["CS_I2C_SDA"], cfg["CS_I2C_SCL"] = sda, scl
+            return busio.I2C(_pin(scl), _pin(sda), frequency=cfg["CS_I2C_HZ"])
+
     where = "SDA=%s SCL=%s" % (cfg["CS_I2C_SDA"], cfg["CS_I2C_SCL"])
-    display = oled.open_display(i2c, cfg["CS_I2C_ADDRESS"], where, console, time.sleep)
+    display = oled.open_display(make_i2c, cfg["CS_I2C_ADDRESS"], where, console, time.sleep)
     keys = keypad.Keys([_pin(n) for n in config.key_pins(cfg)], value_when_pressed=False,
                        pull=True, interval=cfg["CS_KEY_INTERVAL_MS"] / 1000, max_events=64,
                        debounce_threshold=DEBOUNCE_SCANS)

@@ -1,7 +1,8 @@
 """The handheld's pin map: the one source of truth for the wiring, settings.toml and docs.
 
-Each setting: (settings.toml key, kind, default, what it is). Kinds: "pin" (a board pin
-name), "pins" (comma-separated pin names), "int" (with a range). The firmware reads the
+Each setting: (settings.toml key, kind, default, what it is, ...). Kinds: "pin" (a board
+pin name), "pins" (comma-separated pin names), "int" (then its lowest and highest value),
+"choice" (then the allowed values). The firmware reads the
 keys with os.getenv and falls back to the default, saying which, when a value is bad.
 Key order is the key-number order of the scanner: A near 0-3, A far 0-3, B near 0-3,
 B far 0-3, then MENU (see keymap.py).
@@ -13,9 +14,9 @@ KEYS_B = ("GP18", "GP19", "GP20", "GP21", "GP22", "GP26", "GP27", "GP28")
 SETTINGS = (
     ("CS_I2C_SDA", "pin", "GP4", "OLED SDA (I2C0 SDA)"),
     ("CS_I2C_SCL", "pin", "GP5", "OLED SCL (I2C0 SCL)"),
-    ("CS_I2C_ADDRESS", "int", 0x3C, "OLED I2C address (0x3C, or 0x3D)", 0x3C, 0x3D),
-    ("CS_I2C_HZ", "int", 400000, "I2C clock in Hz (100000, 400000 or 1000000)",
-     100000, 1000000),
+    ("CS_I2C_ADDRESS", "choice", 0x3C, "OLED I2C address (0x3C, or 0x3D)", (0x3C, 0x3D)),
+    ("CS_I2C_HZ", "choice", 400000, "I2C clock in Hz (100000, 400000 or 1000000)",
+     (100000, 400000, 1000000)),
     ("CS_KEYS_A", "pins", ",".join(KEYS_A), "player A: near row left to right, then far row"),
     ("CS_KEYS_B", "pins", ",".join(KEYS_B), "player B: near row left to right, then far row"),
     ("CS_MENU", "pin", "GP14", "MENU button"),

@@ -176,7 +176,7 @@ class Handheld:
 
     def __init__(self, *, realtime=False, settings=None, nvm_path=None, seed=None,
                  pass_ms=4, start_ms=0, display_answers_after=0, echo=False,
-                 key_count=KEY_COUNT, on_idle=None, watchdog_ms=8000):
+                 key_count=KEY_COUNT, on_idle=None, watchdog_ms=8000, i2c_fails=0):
         self.console_lines = []
         self.echo = echo
         self.Event = Event
@@ -193,7 +193,8 @@ class Handheld:
             self.i2c.attach(self.oled)
         displayio.release_displays()
         where = "SDA=%s SCL=%s" % (self.info["CS_I2C_SDA"], self.info["CS_I2C_SCL"])
-        self.display = oled.open_display(self.i2c, self.info["CS_I2C_ADDRESS"], where,
+        self._i2c_fails = i2c_fails  # attempts to open the bus that fail (no pull-ups)
+        self.display = oled.open_display(self._open_i2c, self.info["CS_I2C_ADDRESS"], where,
                                          self.console, self._retry_sleep)
         _refresh_like_the_board(self.display)
         self.keys = VirtualKeys(key_count, interval_ms=self.info["CS_KEY_INTERVAL_MS"],
@@ -273,6 +274,12 @@ class Handheld:
         if self.seed is not None:
             return self.seed
         return int.from_bytes(os.urandom(4), "big") & ((1 << 30) - 1)
+
+    def _open_i2c(self):
+        if self._i2c_fails > 0:
+            self._i2c_fails -= 1
+            raise RuntimeError("No pull up found on SDA or SCL; check your wiring")
+        return self.i2c
 
     def _retry_sleep(self, seconds):
         if self.realtime:

@@ -167,7 +167,7 @@ def test_a_display_that_does_not_answer_at_startup_is_reported_and_retried():
 
 def test_bad_settings_fall_back_to_defaults_and_say_which():
     bad = {"CS_I2C_HZ": 12345, "CS_KEYS_A": "GP1,GP2", "CS_MENU": "GP99",
-           "CS_I2C_ADDRESS": "0x3C", "CS_KEY_INTERVAL_MS": True}
+           "CS_I2C_ADDRESS": "sixty", "CS_KEY_INTERVAL_MS": True}
     hw = virtual.init(seed=1, settings=bad)
     said = "\n".join(hw.console_lines)
     for key in bad:
@@ -213,3 +213,27 @@ def test_sounds_follow_the_play():
 
 def _line_text(hw, player):
     return scenes.line_text(hw.oled.frame(), player)
+
+
+def test_a_bus_that_will_not_start_is_reported_and_retried():
+    # A missing or unpowered OLED takes SDA/SCL's pull-ups with it: CircuitPython then
+    # refuses to open I2C at all. The handheld says so and tries again.
+    hw = virtual.init(seed=1, i2c_fails=2)
+    assert len(hw.console_lines) == 2
+    assert "Cannot start I2C on SDA=GP4 SCL=GP5 (No pull up found" in hw.console_lines[0]
+    assert "Is the display connected and powered?" in hw.console_lines[0]
+    assert hw.oled.initialized
+
+
+def test_numeric_settings_given_as_text_are_read():
+    hw = virtual.init(seed=1, settings={"CS_I2C_ADDRESS": "0x3C", "CS_I2C_HZ": "1000000",
+                                        "CS_KEY_INTERVAL_MS": " 10 "})
+    assert hw.console_lines == []
+    assert hw.i2c.frequency == 1000000 and hw.info["CS_KEY_INTERVAL_MS"] == 10
+
+
+def test_an_i2c_clock_that_is_not_one_of_the_choices_falls_back():
+    hw = virtual.init(seed=1, settings={"CS_I2C_HZ": 250000, "CS_I2C_ADDRESS": "fast"})
+    said = "\n".join(hw.console_lines)
+    assert "CS_I2C_HZ = 250000 is not valid" in said and "CS_I2C_ADDRESS = 'fast'" in said
+    assert hw.i2c.frequency == 400000
