@@ -41,6 +41,8 @@ def engine_section():
     vm = engine_vm_figures()
     sizes = mpy.sizes(("engine",))
     source = sum(os.path.getsize(os.path.join(ROOT, f)) for f in sizes)
+    board = mpy.sizes()
+    board_source = sum(os.path.getsize(os.path.join(ROOT, f)) for f in board)
     rows = [
         ("a Game after start(), heap (VM)", "%d B" % vm["game_bytes"],
          "%d B: just the cards as objects in lists" % vm["naive_table_bytes"], "<= 4096 B"),
@@ -52,6 +54,8 @@ def engine_section():
          "0 B"),
         ("engine .mpy files together", "%d B" % sum(sizes.values()),
          "%d B of .py source" % source, "<= 12288 B"),
+        ("all board code: engine, firmware, hardware (.mpy)",
+         "%d B" % sum(board.values()), "%d B of .py source" % board_source, "report"),
         ("engine import, heap (VM, from .py)", "%d B" % vm["import_bytes"], "-", "report"),
         ("presses+ticks per second, CPython", "{:,}".format(cpython_steps_per_s()), "-",
          "report"),
