@@ -107,7 +107,7 @@ def loop_section():
     from hardware import virtual
     fast = measure.key_latency(5)
     slow = measure.key_latency(20)
-    rows = [("key press to engine, mean / max (scan every 5 ms)",
+    rows = [("key press to engine, mean / max (5 ms scans, debounced over 2)",
              "%.1f / %d ms" % fast, "%.1f / %d ms (keypad default, 20 ms)" % slow,
              "first pass after the scan")]
     for keys in (False, True):
