@@ -182,14 +182,10 @@ class App:
             self.table.say_both(text, now, 1500)
 
     def _check_held(self, now):
-        held = self.held & ~self.stuck
+        held = self.held & ~self.stuck & ~(1 << MENU_KEY)  # MENU is held on purpose
         key = 0
         while held:
             if held & 1 and ticks_diff(now, self.down_at[key]) >= _HELD_MS:
-                if key == MENU_KEY:
-                    held >>= 1
-                    key += 1
-                    continue
                 self.stuck |= 1 << key
                 self._notice(_STUCK, now)
             held >>= 1
@@ -226,7 +222,7 @@ class App:
                 self.hw.deep_sleep()
         else:
             self._maybe_sleep(now)
-        if state == self.PLAY or state == self.RESULT:
+        if state == self.RESULT:  # during play Match.advance does it
             self.table.expire(now)
 
     def start_match(self, level):

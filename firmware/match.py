@@ -37,7 +37,6 @@ class Match:
         self.hints = False
         self.phase = -1  # the engine phase last shown
         self.ended_at = 0
-        self.game_over = False  # the last game ended and its result is on screen
 
     def begin(self, rules, seed, now, level=-1, decks=None):
         """Deal a new match: two players, or A against the computer at level >= 0."""
@@ -70,7 +69,6 @@ class Match:
 
     def _dealt(self, now):
         self.phase = -1
-        self.game_over = False
         self.table.sync(self.game)
         self.sound.play(sound.DEAL, now)
 
@@ -139,7 +137,6 @@ class Match:
 
     def _result(self, g, now):
         self.ended_at = now
-        self.game_over = True
         match = g.phase == engine.MATCH_OVER
         result = g.game_result
         self.stats.game(result, g.ended_at - g.started_at)

@@ -79,6 +79,3 @@ class Settings:
             else:
                 self.clamped.append(KEYS[i])
         return True
-
-    def __eq__(self, other):
-        return isinstance(other, Settings) and self.index == other.index

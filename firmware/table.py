@@ -88,10 +88,6 @@ class Table:
             self.banners[p].hide()
             self.msg_on[p] = 0
 
-    def cell_of(self, pile):
-        """The Cell that draws an engine pile."""
-        return self.cells[pile]
-
     def sync(self, game):
         """Redraw the piles, deck counts and score pips that differ from the game."""
         for p in range(2 * self.n):

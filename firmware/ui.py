@@ -17,8 +17,7 @@ W = const(128)
 H = const(64)
 CELL_H = const(24)
 LINE_CHARS = const(21)
-RANK_BLANK = const(13)  # rank sheet tiles: 13 ranks, blank, card back
-RANK_BACK = const(14)
+RANK_BLANK = const(13)  # rank sheet tiles: 13 ranks, then a blank
 SUIT_BLANK = const(4)  # suit sheet tiles: 4 suits, blank
 _FONT_COLS = const(16)
 
@@ -45,26 +44,22 @@ def _sheet(bits, w, h, count, row_bytes, cols, extra=0):
 
 
 class Kit:
-    """The glyph sheets and palettes, built once at start-up."""
+    """The glyph sheets and the palette, built once at start-up."""
 
     def __init__(self):
         self.changes = 0  # bumped by every drawing change; the main loop refreshes when > 0
         self.palette = displayio.Palette(2)
         self.palette[0] = 0x000000
         self.palette[1] = 0xFFFFFF
-        self.inverse = displayio.Palette(2)
-        self.inverse[0] = 0xFFFFFF
-        self.inverse[1] = 0x000000
         n_font = len(glyphs.FONT_CHARS)
         self.font = _sheet(glyphs.FONT_BITS, glyphs.FONT_W, glyphs.FONT_H, n_font, 1,
                            _FONT_COLS)
-        ranks = glyphs.RANK_BITS + bytes(2 * glyphs.RANK_H) + glyphs.BACK_BITS
-        self.ranks = _sheet(ranks, glyphs.RANK_W, glyphs.RANK_H, 15, 2, 15)
+        self.ranks = _sheet(glyphs.RANK_BITS, glyphs.RANK_W, glyphs.RANK_H, 13, 2, 14, 1)
         self.suits = _sheet(glyphs.SUIT_BITS, glyphs.SUIT_W, glyphs.SUIT_H, 4, 2, 5, 1)
 
-    def grid(self, sheet, tw, th, width=1, x=0, y=0, flipped=False, palette=None):
+    def grid(self, sheet, tw, th, width=1, x=0, y=0, flipped=False):
         """A TileGrid over a sheet; flipped turns it 180 degrees (for player B)."""
-        g = displayio.TileGrid(sheet, pixel_shader=palette or self.palette, width=width,
+        g = displayio.TileGrid(sheet, pixel_shader=self.palette, width=width,
                                height=1, tile_width=tw, tile_height=th, x=x, y=y)
         if flipped:
             g.flip_x = True
@@ -75,10 +70,9 @@ class Kit:
 class TextLine:
     """A line of small-font characters; writing changes only tiles whose glyph differs."""
 
-    def __init__(self, kit, chars, x, y, flipped=False, palette=None):
+    def __init__(self, kit, chars, x, y, flipped=False):
         self.kit = kit
-        self.grid = kit.grid(kit.font, glyphs.FONT_W, glyphs.FONT_H, chars, x, y, flipped,
-                             palette)
+        self.grid = kit.grid(kit.font, glyphs.FONT_W, glyphs.FONT_H, chars, x, y, flipped)
         self.chars = chars
 
     def put(self, col, text):
@@ -162,7 +156,7 @@ class Cell:
             g.flip_y = flipped
 
     def show(self, card):
-        """Draw a card id (0..51), a blank cell (-1) or a card back (-3)."""
+        """Draw a card id (0..51), or a blank cell (-1)."""
         if card == self.card:
             return
         self.card = card
@@ -171,7 +165,7 @@ class Cell:
             self.rank[0] = card % 13
             self.suit[0] = card // 13
         else:
-            self.rank[0] = RANK_BACK if card == -3 else RANK_BLANK
+            self.rank[0] = RANK_BLANK
             self.suit[0] = SUIT_BLANK
 
 

@@ -16,6 +16,8 @@ with contextlib.redirect_stdout(io.StringIO()):
     import microcontroller  # noqa: F401
     import displayio
 
+from engine.rng import SEED_MAX
+from engine.ticks import TICKS_MAX, ticks_diff
 from hardware import config, oled
 from hardware.keymap import KEYMAP, KEY_COUNT, DEBOUNCE_SCANS
 from hardware.virtual_keypad import Event, SimClock, VirtualKeys
@@ -24,7 +26,6 @@ from hardware.virtual_ssd1306 import VirtualI2C, VirtualSSD1306
 # Pin names on a Raspberry Pi Pico's header (settings.toml values are checked against them).
 PICO_PINS = frozenset(["GP%d" % i for i in range(23)] + ["GP26", "GP27", "GP28"])
 NVM_SIZE = 4096
-_TICKS_MASK = (1 << 29) - 1
 
 
 class RealClock:
@@ -35,7 +36,7 @@ class RealClock:
 
     @property
     def now(self):
-        return int((time.monotonic() - self._t0) * 1000) & _TICKS_MASK
+        return int((time.monotonic() - self._t0) * 1000) & TICKS_MAX
 
     def __call__(self):
         return self.now
@@ -235,7 +236,7 @@ class Handheld:
         self.fed_at = self.clock.now
 
     def _check_watchdog(self):
-        if self.watchdog_ms and (self.clock.now - self.fed_at) % (1 << 29) > self.watchdog_ms:
+        if self.watchdog_ms and ticks_diff(self.clock.now, self.fed_at) > self.watchdog_ms:
             self.console("watchdog: not fed for %d ms; the board resets" % self.watchdog_ms)
             self.fed_at = self.clock.now
             raise WatchdogReset()
@@ -273,7 +274,7 @@ class Handheld:
         """The match seed: fixed when given, else fresh from the OS."""
         if self.seed is not None:
             return self.seed
-        return int.from_bytes(os.urandom(4), "big") & ((1 << 30) - 1)
+        return int.from_bytes(os.urandom(4), "big") & SEED_MAX
 
     def _open_i2c(self):
         if self._i2c_fails > 0:

@@ -93,6 +93,7 @@ def run_script(text, *, seed=1, rules=None, settings=None, after_ms=500, start_m
     from hardware import virtual
     from hardware.virtual_keypad import load_script
     from firmware.app import App
+    from engine.ticks import ticks_diff
     events = load_script(text, KEY_NAMES)
     hw = virtual.init(seed=seed, settings=settings, start_ms=start_ms)
     app = App(hw, rules, decks=decks)
@@ -102,7 +103,7 @@ def run_script(text, *, seed=1, rules=None, settings=None, after_ms=500, start_m
     while elapsed <= end:
         before = hw.clock.now
         app.step()
-        elapsed += (hw.clock.now - before) & ((1 << 29) - 1)
+        elapsed += ticks_diff(hw.clock.now, before)
     return hw, app
 
 
