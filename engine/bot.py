@@ -16,6 +16,9 @@ from .game import PLAY, FINISH, COVERED, GAME_OVER
 from .rng import Rng
 from .ticks import ticks_add, ticks_diff
 
+if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from .game import Game
+
 # name, mean reaction ms, spread ms, miss per mille, foul per mille
 LEVELS = (
     ("ROOKIE", 1700, 900, 200, 20),
@@ -32,7 +35,7 @@ _IDLE = const(-1)
 class Bot:
     """Plays one seat of a Game: call update(now) often; it presses when it is time."""
 
-    def __init__(self, game, player, level=2, seed=0):
+    def __init__(self, game: "Game", player: int, level: int = 2, seed: int = 0) -> None:
         if type(level) is not int or not 0 <= level < len(LEVELS):
             raise ValueError("level: must be 0..%d, not %r" % (len(LEVELS) - 1, level))
         if player != 0 and player != 1:
@@ -59,7 +62,7 @@ class Bot:
         self.wake_at = _IDLE  # when the bot next wants update() (-1: when the table changes)
         self.presses = 0
 
-    def update(self, now):
+    def update(self, now: int) -> int:
         """Look at the table and press if the reaction time is up; returns the press result
         or -1 when the bot did not press."""
         g = self.game
@@ -97,7 +100,7 @@ class Bot:
             self._plan(g)
         return r
 
-    def _plan(self, g):
+    def _plan(self, g: "Game") -> None:
         """The table changed: decide when to act, and whether this look ends in a foul."""
         self._version = g.version
         r = self._rng.next15()
@@ -112,7 +115,7 @@ class Bot:
         self._act_at = ticks_add(g.last_change, delay)
         self.wake_at = self._act_at
 
-    def _choose(self, g):
+    def _choose(self, g: "Game") -> int:
         """The pile to press: a pending pile, then the opponent's row; -1 if none."""
         mask = g.coverable_mask
         pending = g.pending_mask
@@ -141,7 +144,7 @@ class Bot:
         return best
 
 
-def _earliest(a, b):
+def _earliest(a: int, b: int) -> int:
     """The earlier of two ticks times, where -1 means never."""
     if a < 0:
         return b
@@ -150,7 +153,7 @@ def _earliest(a, b):
     return b
 
 
-def play_out(game, a, b, limit_ms=1800000):
+def play_out(game: "Game", a: Bot, b: Bot, limit_ms: int = 1800000) -> int:
     """Let bots a and b play a dealt game to its end on a clock that jumps from event to
     event; returns the end time, or -1 if the game is still going after limit_ms."""
     now = game.last_change

@@ -5,24 +5,24 @@ SUIT_NAMES = ("\u2663", "\u2666", "\u2665", "\u2660")  # clubs, diamonds, hearts
 SUIT_LETTERS = "cdhs"
 
 
-def rank(card):
+def rank(card: int) -> int:
     """0 = A, 1 = 2, ..., 9 = 10, 10 = J, 11 = Q, 12 = K."""
     return card % 13
 
 
-def suit(card):
+def suit(card: int) -> int:
     """0 clubs, 1 diamonds, 2 hearts, 3 spades."""
     return card // 13
 
 
-def card_name(card):
+def card_name(card: object) -> str:
     """'10\u2666', 'A\u2663'; '?' for anything that is not a card id."""
     if type(card) is not int or card < 0 or card > 51:
         return "?"
     return RANK_NAMES[card % 13] + SUIT_NAMES[card // 13]
 
 
-def parse_card(text):
+def parse_card(text: str) -> int:
     """The card id for '10d', 'Ah', 'tc' or '10\u2666'; ValueError for anything else."""
     t = text.strip()
     r = t[:-1].upper().replace("T", "10")

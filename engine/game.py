@@ -40,7 +40,7 @@ _NO_CARD = const(255)
 class Game:
     """One match between A and B: Game(rules, seed) or Game.from_decks(...)."""
 
-    def __init__(self, rules=None, seed=0):
+    def __init__(self, rules: Rules | None = None, seed: int = 0) -> None:
         if rules is None:
             rules = Rules()
         if not isinstance(rules, Rules):
@@ -78,7 +78,7 @@ class Game:
         self._finish_at = 0
         self._finisher = -1
         self._dead = 0  # consecutive dead redeals
-        self._stacked = None  # (deck_a, deck_b) for the first game, from from_decks()
+        self._stacked = None  # type: tuple[bytes, bytes] | None  # (deck_a, deck_b) for the first game, from from_decks()
         # The last cover, kept so a same-instant press on that pile can win the coin toss.
         self._last_pile = -1
         self._last_player = 0
@@ -101,7 +101,9 @@ class Game:
         self.deadlocked = False  # the game ended by dead_deal_limit dead deals in a row
 
     @classmethod
-    def from_decks(cls, deck_a, deck_b, rules=None, seed=0):
+    def from_decks(cls, deck_a: list[int] | tuple[int, ...] | bytes | bytearray,
+                   deck_b: list[int] | tuple[int, ...] | bytes | bytearray,
+                   rules: Rules | None = None, seed: int = 0) -> "Game":
         """A match whose first game uses these decks (top card first); later games reshuffle."""
         g = cls(rules, seed)
         seen = bytearray(_CARDS)
@@ -124,21 +126,21 @@ class Game:
 
     # ---- reading the table ----
 
-    def top(self, pile):
+    def top(self, pile: int) -> int:
         """Card id on top of a pile, or -1 if it is empty or not a pile."""
         if not self._is_pile(pile):
             return -1
         c = self._tops[pile]
         return -1 if c == _NO_CARD else c
 
-    def pile_cards(self, pile):
+    def pile_cards(self, pile: int) -> bytes:
         """The pile's cards as bytes, bottom card first."""
         if not self._is_pile(pile):
             return b""
         base = pile * _CARDS
         return bytes(self._piles[base:base + self._pile_len[pile]])
 
-    def deck_cards(self, player):
+    def deck_cards(self, player: int) -> bytes:
         """The player's deck as bytes, top card first."""
         if player != A and player != B:
             return b""
@@ -149,37 +151,37 @@ class Game:
             out[i] = self._decks[base + (head + i) % _CARDS]
         return bytes(out)
 
-    def deck_size(self, player):
+    def deck_size(self, player: int) -> int:
         """Cards left in the player's deck (0 for anything that is not a player)."""
         if player != A and player != B:
             return 0
         return self._deck_len[player]
 
-    def coverable(self, pile):
+    def coverable(self, pile: int) -> bool:
         """True if pressing the pile now would cover it (RULES.md section 4)."""
         if not self._is_pile(pile):
             return False
         return (self.coverable_mask >> pile) & 1 == 1
 
-    def pending(self, pile):
+    def pending(self, pile: int) -> bool:
         """True if the pile is pending: part of a match that someone started covering."""
         if not self._is_pile(pile):
             return False
         return (self.pending_mask >> pile) & 1 == 1
 
-    def changed_at(self, pile):
+    def changed_at(self, pile: int) -> int:
         """The ticks_ms time the pile's top card last changed (dealt or covered)."""
         if not self._is_pile(pile):
             return 0
         return self._changed[pile]
 
-    def locked(self, player, now):
+    def locked(self, player: int, now: int) -> bool:
         """True if a foul still locks the player out at `now`."""
         if (player != A and player != B) or not (self._locked >> player) & 1:
             return False
         return ticks_diff(now, self._lock_at[player]) < self.rules.foul_lockout_ms
 
-    def next_timer(self):
+    def next_timer(self) -> int:
         """When the next timer fires (stall -> redeal, finish -> game over), or -1 if none."""
         if self.phase == STALL:
             return ticks_add(self._stall_at, self.rules.stall_ms)
@@ -188,11 +190,11 @@ class Game:
         return -1
 
     @property
-    def wins(self):
+    def wins(self) -> tuple[int, int]:
         """(wins of A, wins of B) in this match."""
         return (self._wins[A], self._wins[B])
 
-    def wins_of(self, player):
+    def wins_of(self, player: int) -> int:
         """Games the player has won in this match (allocation-free, unlike wins)."""
         if player != A and player != B:
             return 0
@@ -200,7 +202,7 @@ class Game:
 
     # ---- transitions ----
 
-    def start(self, now):
+    def start(self, now: int) -> int:
         """Deal the first game of the match (phase READY only)."""
         if not valid_ticks(now):
             return INVALID
@@ -208,7 +210,7 @@ class Game:
             return IGNORED
         return self._begin_game(now)
 
-    def next_game(self, now):
+    def next_game(self, now: int) -> int:
         """After GAME_OVER: gather all 52 cards, reshuffle and deal the next game."""
         if not valid_ticks(now):
             return INVALID
@@ -216,7 +218,7 @@ class Game:
             return IGNORED
         return self._begin_game(now)
 
-    def new_match(self, now):
+    def new_match(self, now: int) -> int:
         """Forget the score and deal the first game of a new match (any phase but READY)."""
         if not valid_ticks(now):
             return INVALID
@@ -228,7 +230,7 @@ class Game:
         self.match_winner = -1
         return self._begin_game(now)
 
-    def declare_draw(self, now):
+    def declare_draw(self, now: int) -> int:
         """Both players agree on a draw: the game ends now and counts for nobody."""
         if not valid_ticks(now):
             return INVALID
@@ -237,13 +239,13 @@ class Game:
         self._end(DRAW, now)
         return ENDED
 
-    def tick(self, now):
+    def tick(self, now: int) -> int:
         """Fire due timers: stall -> collect -> redeal; finish -> game over. DEALT, ENDED or IGNORED."""
         if not valid_ticks(now):
             return INVALID
         return self._advance(now)
 
-    def press(self, player, pile, now):
+    def press(self, player: int, pile: int, now: int) -> int:
         """A player presses a pile: COVERED, FOUL, COLLISION, LOCKED, IGNORED or INVALID."""
         if (player != A and player != B) or type(player) is not int \
                 or not self._is_pile(pile) or not valid_ticks(now):
@@ -278,10 +280,10 @@ class Game:
 
     # ---- internals ----
 
-    def _is_pile(self, pile):
+    def _is_pile(self, pile: int) -> bool:
         return type(pile) is int and 0 <= pile < self.piles
 
-    def _cover(self, player, pile, now):
+    def _cover(self, player: int, pile: int, now: int) -> int:
         keys = self._keys
         tops = self._tops
         old_key = keys[tops[pile]]
@@ -316,7 +318,7 @@ class Game:
             self.stalls += 1
         return COVERED
 
-    def _undo_cover(self, pile):
+    def _undo_cover(self, pile: int) -> None:
         """Take back the last cover, made on `pile`: its card goes back on top of its deck."""
         base = pile * _CARDS
         n = self._pile_len[pile] - 1
@@ -339,7 +341,7 @@ class Game:
         self._touch(self._last_at)
         self._refresh()
 
-    def _advance(self, now):
+    def _advance(self, now: int) -> int:
         result = IGNORED
         while True:
             phase = self.phase
@@ -370,7 +372,7 @@ class Game:
             else:
                 return result
 
-    def _end(self, result, now):
+    def _end(self, result: int, now: int) -> None:
         self.game_result = result
         self.ended_at = now
         self._last_pile = -1
@@ -383,7 +385,7 @@ class Game:
                 return
         self.phase = GAME_OVER
 
-    def _shuffle_decks(self):
+    def _shuffle_decks(self) -> None:
         cards = self._shuffle
         for i in range(_CARDS):
             cards[i] = i
@@ -402,7 +404,7 @@ class Game:
         self._deck_len[A] = _HALF_DECK
         self._deck_len[B] = _HALF_DECK
 
-    def _begin_game(self, now):
+    def _begin_game(self, now: int) -> int:
         """Shuffle all 52 cards into two decks (or load the stacked ones), then deal."""
         stacked = self._stacked
         if stacked is None:
@@ -433,7 +435,7 @@ class Game:
         self._deal(now)
         return DEALT
 
-    def _collect(self):
+    def _collect(self) -> None:
         """Each player puts their own row under their deck: leftmost pile first, bottom up."""
         n = self._n
         piles = self._piles
@@ -445,7 +447,7 @@ class Game:
                 self._pile_len[p] = 0
                 self._tops[p] = _NO_CARD
 
-    def _deal(self, now):
+    def _deal(self, now: int) -> None:
         """Each player lays the top N cards of their deck on their own row, left to right."""
         n = self._n
         for player in range(2):
@@ -464,11 +466,11 @@ class Game:
             self._stall_at = now
             self.stalls += 1
 
-    def _touch(self, now):
+    def _touch(self, now: int) -> None:
         self.version = (self.version + 1) & 0x3FFFFFFF
         self.last_change = now
 
-    def _refresh(self):
+    def _refresh(self) -> None:
         """Recompute the coverable mask from the tops, the pending piles and doubles."""
         keys = self._keys
         tops = self._tops
@@ -492,20 +494,20 @@ class Game:
                     mask |= 1 << p
         self.coverable_mask = mask
 
-    def _push_pile(self, pile, card):
+    def _push_pile(self, pile: int, card: int) -> None:
         n = self._pile_len[pile]
         self._piles[pile * _CARDS + n] = card
         self._pile_len[pile] = n + 1
         self._tops[pile] = card
 
-    def _pop_deck(self, player):
+    def _pop_deck(self, player: int) -> int:
         head = self._deck_head[player]
         card = self._decks[player * _CARDS + head]
         self._deck_head[player] = (head + 1) % _CARDS
         self._deck_len[player] -= 1
         return card
 
-    def _push_deck_bottom(self, player, card):
+    def _push_deck_bottom(self, player: int, card: int) -> None:
         i = (self._deck_head[player] + self._deck_len[player]) % _CARDS
         self._decks[player * _CARDS + i] = card
         self._deck_len[player] += 1

@@ -27,7 +27,8 @@ _WIDE = (0, 0, 0, 0, 1, 1, 1, 1, 1, 0)  # rule fields stored in 2 bytes (the res
 class Recorder:
     """Forwards inputs to a Game and records them; press() and tick() allocate nothing."""
 
-    def __init__(self, game, capacity=2048, stacked=None):
+    def __init__(self, game: Game, capacity: int = 2048,
+                 stacked: tuple[bytes, bytes] | None = None) -> None:
         if game.phase != 0:
             raise ValueError("game: record from before start()")
         if stacked is None and game._stacked is not None:
@@ -51,39 +52,39 @@ class Recorder:
         self._t = 0
         self.full = False
 
-    def start(self, now):
+    def start(self, now: int) -> int:
         """game.start(now), recorded."""
         return self._log(_START, now, self.game.start(now))
 
-    def next_game(self, now):
+    def next_game(self, now: int) -> int:
         """game.next_game(now), recorded."""
         return self._log(_NEXT, now, self.game.next_game(now))
 
-    def new_match(self, now):
+    def new_match(self, now: int) -> int:
         """game.new_match(now), recorded."""
         return self._log(_NEW_MATCH, now, self.game.new_match(now))
 
-    def press(self, player, pile, now):
+    def press(self, player: int, pile: int, now: int) -> int:
         """game.press(player, pile, now), recorded unless INVALID."""
         r = self.game.press(player, pile, now)
         if r != INVALID:
             self._put(_PRESS | (player << 4) | pile, now)
         return r
 
-    def tick(self, now):
+    def tick(self, now: int) -> int:
         """game.tick(now), recorded when a timer fired."""
         return self._log(_TICK, now, self.game.tick(now))
 
-    def data(self):
+    def data(self) -> bytes:
         """The record so far, as bytes."""
         return bytes(self._buf[0:self._n])
 
-    def _log(self, code, now, result):
+    def _log(self, code: int, now: int, result: int) -> int:
         if result != INVALID and result != IGNORED:
             self._put(code, now)
         return result
 
-    def _put(self, code, now):
+    def _put(self, code: int, now: int) -> None:
         if self.full:
             return
         d = ticks_diff(now, self._t)
@@ -104,11 +105,12 @@ class Recorder:
         self._t = now
 
 
-def _bad(why):
+def _bad(why: str) -> ValueError:
     return ValueError("record: " + why)
 
 
-def parse(data):
+def parse(data: bytes | bytearray) -> tuple[Rules, int, tuple[bytes, bytes] | None,
+                                            list[tuple[int, int]]]:
     """(rules, seed, stacked or None, events) from a record; events are (code, now) pairs."""
     data = bytes(data)
     if data[0:4] != MAGIC:
@@ -159,7 +161,7 @@ def parse(data):
     return rules, seed, stacked, events
 
 
-def replay(data):
+def replay(data: bytes | bytearray) -> Game:
     """The Game that a record describes, with every recorded input applied."""
     rules, seed, stacked, events = parse(data)
     if stacked is None:

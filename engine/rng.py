@@ -19,12 +19,12 @@ _C = const(12345)
 class Rng:
     """Seeded generator; below(n) draws uniformly from 0..n-1 without allocating."""
 
-    def __init__(self, seed=0):
+    def __init__(self, seed: int = 0) -> None:
         if type(seed) is not int or seed < 0 or seed > SEED_MAX:
             raise ValueError("seed: must be an integer 0..%d, not %r" % (SEED_MAX, seed))
         self.state = seed
 
-    def next15(self):
+    def next15(self) -> int:
         """Advance and return the top 15 bits of the new state."""
         x = self.state
         xl = x & _M15
@@ -33,7 +33,7 @@ class Rng:
         self.state = (high << 15) | (low & _M15)
         return high
 
-    def below(self, n):
+    def below(self, n: int) -> int:
         """A uniform int in 0..n-1 for 1 <= n <= 32768 (rejection sampling)."""
         limit = 32768 - 32768 % n
         r = self.next15()

@@ -35,9 +35,10 @@ _FIELDS = (
 class Rules:
     """The variant and timings of a match; a bad value raises ValueError naming the field."""
 
-    def __init__(self, piles_per_row=4, match_by=RANK, doubles=False, wins_needed=2,
-                 foul_lockout_ms=400, collision_ms=150, tie_window_ms=10,
-                 stall_ms=1000, dead_deal_limit=10, deadlock=DEADLOCK_DRAW):
+    def __init__(self, piles_per_row: int = 4, match_by: int = RANK, doubles: bool = False,
+                 wins_needed: int = 2, foul_lockout_ms: int = 400, collision_ms: int = 150,
+                 tie_window_ms: int = 10, stall_ms: int = 1000, dead_deal_limit: int = 10,
+                 deadlock: int = DEADLOCK_DRAW) -> None:
         values = (piles_per_row, match_by, doubles, wins_needed, foul_lockout_ms,
                   collision_ms, tie_window_ms, stall_ms, dead_deal_limit, deadlock)
         for i in range(len(_FIELDS)):
@@ -59,20 +60,20 @@ class Rules:
         self.dead_deal_limit = dead_deal_limit
         self.deadlock = deadlock
 
-    def values(self):
+    def values(self) -> tuple[int, ...]:
         """The fields as a tuple of ints, in record order."""
         return (self.piles_per_row, self.match_by, int(self.doubles), self.wins_needed,
                 self.foul_lockout_ms, self.collision_ms, self.tie_window_ms,
                 self.stall_ms, self.dead_deal_limit, self.deadlock)
 
     @classmethod
-    def from_values(cls, values):
+    def from_values(cls, values: tuple[int, ...] | list[int]) -> "Rules":
         """Rules from a tuple made by values(); ValueError if it does not fit."""
         if len(values) != len(_FIELDS):
             raise ValueError("rules: expected %d fields, got %d" % (len(_FIELDS), len(values)))
         v = list(values)
         v[2] = bool(v[2]) if v[2] in (0, 1) else v[2]
-        return cls(*v)
+        return cls(*v)  # type: ignore[arg-type]  # v[2] is a bool by now; mypy sees list[int]
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Rules) and self.values() == other.values()

@@ -186,7 +186,7 @@ BACK_BITS = (
 )
 
 
-def font_tile(code):
+def font_tile(code: int) -> int:
     """The FONT_BITS tile for a character code; FONT_PLACEHOLDER if it is not drawn."""
     if _FIRST <= code < _END:
         return FONT_INDEX[code - _FIRST]

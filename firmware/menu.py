@@ -7,7 +7,7 @@ the corners say when there is more above or below.
 import displayio
 
 from firmware import glyphs
-from firmware.ui import LINE_CHARS, TextLine
+from firmware.ui import LINE_CHARS, Kit, TextLine
 
 ROWS = 6
 _ARROW = bytes((glyphs.ICON_RIGHT,))
@@ -20,14 +20,16 @@ HINT = bytes((glyphs.ICON_UP, 32, glyphs.ICON_DOWN, 32, glyphs.ICON_LEFT, 32,
 class Page:
     """Eight text lines; draw() writes a list of items and marks the chosen one."""
 
-    def __init__(self, kit):
+    def __init__(self, kit: Kit) -> None:
         self.group = displayio.Group()
         self.lines = [TextLine(kit, LINE_CHARS, 1, 8 * i) for i in range(ROWS + 2)]
         for line in self.lines:
             self.group.append(line.grid)
         self.top = 0
 
-    def draw(self, title, labels, values=None, chosen=-1, hint=HINT):
+    def draw(self, title: bytes | str, labels: tuple[str, ...] | list[str],
+             values: list[str] | None = None, chosen: int = -1,
+             hint: bytes | str = HINT) -> None:
         """Show labels (with values right-aligned, if given); chosen < 0 marks nothing."""
         if chosen >= 0:
             if chosen < self.top:
@@ -55,6 +57,7 @@ class Page:
         if self.top + ROWS < len(labels):
             self.lines[-1].put(LINE_CHARS - 1, _MORE_DOWN)
 
-    def text(self, lines, title, hint):
+    def text(self, lines: tuple[str, ...] | list[str], title: bytes | str,
+             hint: bytes | str) -> None:
         """Show plain lines of text (no choice)."""
         self.draw(title, lines, None, -1, hint)

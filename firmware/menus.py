@@ -8,6 +8,9 @@ from engine.bot import LEVELS
 from firmware import settings as settings_mod
 from firmware.menu import Page, HINT
 
+if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from firmware.app import App
+
 UP = 0
 DOWN = 1
 LEFT = 2
@@ -28,7 +31,7 @@ _LEVEL = settings_mod.KEYS.index("level")
 class Menus:
     """Which page is open, which item is chosen; actions go to the app."""
 
-    def __init__(self, app):
+    def __init__(self, app: "App") -> None:
         self.app = app
         self.page = Page(app.kit)
         self.group = self.page.group
@@ -36,13 +39,13 @@ class Menus:
         self.chosen = 0
         self.dirty_settings = False
 
-    def open(self, which):
+    def open(self, which: int) -> None:
         """Show a page with its first item chosen."""
         self.which = which
         self.chosen = 0
         self.draw()
 
-    def draw(self):
+    def draw(self) -> None:
         s = self.app.settings
         if self.which == MAIN:
             values = ["", "", LEVELS[s.index[_LEVEL]][0], "", "", ""]
@@ -56,7 +59,7 @@ class Menus:
         else:
             self.page.draw("PAUSED", _PAUSE_ITEMS, None, self.chosen, HINT)
 
-    def key(self, nav):
+    def key(self, nav: int) -> None:
         """A navigation key: UP, DOWN, LEFT, RIGHT or BACK."""
         app = self.app
         w = self.which
@@ -88,7 +91,7 @@ class Menus:
             return
         self.draw()
 
-    def _main(self, nav):
+    def _main(self, nav: int) -> None:
         app = self.app
         item = _MAIN_ITEMS[self.chosen]
         if item == "CPU LEVEL":

@@ -12,6 +12,10 @@ from engine.ticks import ticks_add, ticks_diff
 from firmware import sound
 from firmware.ui import W, H, LINE_CHARS, TextLine, outline
 
+if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from firmware.ui import Kit
+    from hardware.contract import Target
+
 _BOX_W = 12
 _BOX_H = 6
 _GAP = 4
@@ -21,7 +25,7 @@ _ROW_Y = {"B near": 17, "B far": 25, "A far": 39, "A near": 47}
 _PATTERN_MS = 1200
 
 
-def key_box(key):
+def key_box(key: int) -> tuple[int, int]:
     """(x, y) of a key's box in the picture: where the button sits on the handheld."""
     if key == 16:  # MENU, on the side
         return W - _BOX_W - 2, 32
@@ -33,7 +37,7 @@ def key_box(key):
     return _LEFT + (3 - i) * (_BOX_W + _GAP), _ROW_Y["B near" if row == 2 else "B far"]
 
 
-def describe(key):
+def describe(key: int) -> str:
     """'A NEAR 1', 'B FAR 4', 'MENU' or 'KEY 20' (1-based from the player's left)."""
     if key == 16:
         return "MENU"
@@ -45,7 +49,7 @@ def describe(key):
 class SelfTest:
     """The self-test screen."""
 
-    def __init__(self, kit):
+    def __init__(self, kit: "Kit") -> None:
         self.kit = kit
         self.group = displayio.Group()
         self.picture = displayio.Bitmap(W, H, 2)
@@ -63,7 +67,7 @@ class SelfTest:
         self.pattern_until = 0
         self.down = bytearray(17)
 
-    def enter(self, now, hw, snd):
+    def enter(self, now: int, hw: "Target", snd: sound.Sound) -> None:
         """Start: the test pattern and the buzzer sweep first, then the key picture."""
         for y in range(H):
             for x in range(W):
@@ -85,7 +89,7 @@ class SelfTest:
         snd.play(sound.SWEEP, now)
         self.kit.changes += 1
 
-    def key(self, key, pressed):
+    def key(self, key: int, pressed: bool) -> None:
         """A key changed: fill or clear its box and name it."""
         if 0 <= key < 17:
             x, y = key_box(key)
@@ -96,7 +100,7 @@ class SelfTest:
         self.lines[2].center(describe(key) + (" DOWN" if pressed else " UP"))
         self.kit.changes += 1
 
-    def advance(self, now):
+    def advance(self, now: int) -> None:
         """Hide the test pattern when its time is up."""
         if not self.pattern_grid.hidden and ticks_diff(now, self.pattern_until) >= 0:
             self.pattern_grid.hidden = True

@@ -32,42 +32,42 @@ KEYS = tuple(f[0] for f in FIELDS)
 class Settings:
     """The chosen index of every setting; value(key) gives what it means."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.index = bytearray(len(FIELDS))
-        self.clamped = []  # keys whose stored value was out of range (reset to default)
+        self.clamped = []  # type: list[str]  # keys whose stored value was out of range (reset to default)
         self.reset()
 
-    def reset(self):
+    def reset(self) -> None:
         """Every setting back to its default."""
         for i in range(len(FIELDS)):
             self.index[i] = FIELDS[i][4]
         self.clamped = []
 
-    def value(self, key):
+    def value(self, key: str) -> int:
         """The setting's value (e.g. 400 for lockout)."""
         f = FIELDS[KEYS.index(key)]
         return f[2][self.index[KEYS.index(key)]]
 
-    def text(self, i):
+    def text(self, i: int) -> str:
         """The menu text of setting number i's current choice."""
         return FIELDS[i][3][self.index[i]]
 
-    def step(self, i, delta):
+    def step(self, i: int, delta: int) -> None:
         """Move setting number i to the next (+1) or previous (-1) choice, wrapping."""
         n = len(FIELDS[i][2])
         self.index[i] = (self.index[i] + delta) % n
 
-    def rules(self):
+    def rules(self) -> Rules:
         """The engine Rules these settings ask for."""
         return Rules(piles_per_row=self.value("piles"), match_by=self.value("match_by"),
                      doubles=bool(self.value("doubles")), wins_needed=self.value("wins"),
                      foul_lockout_ms=self.value("lockout"), deadlock=self.value("deadlock"))
 
-    def encode(self):
+    def encode(self) -> bytes:
         """The record payload."""
         return bytes((_VERSION,)) + bytes(self.index)
 
-    def decode(self, payload):
+    def decode(self, payload: bytes) -> bool:
         """Load a record payload; an unknown version or a bad index takes the default."""
         self.reset()
         if not payload or payload[0] != _VERSION:

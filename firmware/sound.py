@@ -7,6 +7,9 @@ except ImportError:
 
 from engine.ticks import ticks_add, ticks_diff
 
+if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from hardware.contract import Buzzer
+
 # Note numbers index this table of frequencies in Hz (0 = rest).
 _HZ = (0, 262, 330, 392, 523, 659, 784, 1047, 1319, 1568, 2093, 150, 110, 880, 1760)
 
@@ -25,7 +28,7 @@ SWEEP = b"\x0c\x08\x0b\x08\x01\x08\x02\x08\x03\x08\x04\x08\x05\x08\x06\x08\x07\x
 class Sound:
     """Plays one sound at a time on a buzzer with tone(hz) (hz 0 = silent)."""
 
-    def __init__(self, buzzer):
+    def __init__(self, buzzer: "Buzzer") -> None:
         self.buzzer = buzzer
         self.muted = False
         self._pattern = b""
@@ -33,7 +36,7 @@ class Sound:
         self._until = 0
         self.active = False
 
-    def play(self, pattern, now):
+    def play(self, pattern: bytes, now: int) -> None:
         """Start a sound now, replacing whatever was playing."""
         if self.muted:
             return
@@ -41,19 +44,19 @@ class Sound:
         self._i = 0
         self._start_note(now)
 
-    def stop(self):
+    def stop(self) -> None:
         """Silence the buzzer."""
         if self.active:
             self.buzzer.tone(0)
             self.active = False
 
-    def update(self, now):
+    def update(self, now: int) -> None:
         """Advance to the next note when the current one is over."""
         if self.active and ticks_diff(now, self._until) >= 0:
             self._i += 2
             self._start_note(now)
 
-    def _start_note(self, now):
+    def _start_note(self, now: int) -> None:
         p = self._pattern
         if self._i + 1 >= len(p):
             self.buzzer.tone(0)

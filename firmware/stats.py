@@ -14,10 +14,10 @@ FIELDS = ("matches", "games", "wins_a", "wins_b", "draws", "fastest_win_ms",
 class Stats:
     """The counters; all ints."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.reset()
 
-    def reset(self):
+    def reset(self) -> None:
         """Everything back to zero."""
         self.matches = 0
         self.games = 0
@@ -31,13 +31,13 @@ class Stats:
         self.cover_ms = 0  # sum of the delays counted by cover()
         self.covers = 0
 
-    def cover(self, delay_ms):
+    def cover(self, delay_ms: int) -> None:
         """A human covered a pile delay_ms after its top card changed."""
         if 0 <= delay_ms < 60000 and self.cover_ms + delay_ms < _LIMIT:
             self.cover_ms += delay_ms
             self.covers += 1
 
-    def game(self, result, length_ms):
+    def game(self, result: int, length_ms: int) -> None:
         """A game ended: result 0 (A won), 1 (B won) or 2 (draw), after length_ms."""
         self.games = min(self.games + 1, _LIMIT)
         length_ms = max(0, min(length_ms, _LIMIT))
@@ -57,15 +57,15 @@ class Stats:
         else:
             self.streak_seat, self.streak = result, 1
 
-    def match(self):
+    def match(self) -> None:
         """A match ended."""
         self.matches = min(self.matches + 1, _LIMIT)
 
-    def average_cover_ms(self):
+    def average_cover_ms(self) -> int:
         """Mean time from a pile changing to a human covering it (0 before any cover)."""
         return self.cover_ms // self.covers if self.covers else 0
 
-    def encode(self):
+    def encode(self) -> bytes:
         """The record payload."""
         out = bytearray()
         for name in FIELDS:
@@ -73,7 +73,7 @@ class Stats:
             out.extend(bytes(((v >> 24) & 0xFF, (v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF)))
         return bytes(out)
 
-    def decode(self, payload):
+    def decode(self, payload: bytes) -> bool:
         """Load a record payload; a short or out-of-range record leaves the defaults."""
         self.reset()
         if not payload or len(payload) < 4 * len(FIELDS):
@@ -91,9 +91,9 @@ class Stats:
             self.streak_seat, self.streak = 2, 0
         return True
 
-    def lines(self):
+    def lines(self) -> tuple[str, ...]:
         """The statistics as short lines for the screen (21 characters at most)."""
-        def secs(ms):
+        def secs(ms: int) -> str:
             return "%d.%d S" % (ms // 1000, ms % 1000 // 100) if ms else "-"
         streak = "-" if self.streak_seat == 2 else "%s X%d" % ("AB"[self.streak_seat], self.streak)
         return ("MATCHES %d GAMES %d" % (self.matches, self.games),

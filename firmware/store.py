@@ -30,6 +30,9 @@ try:
 except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
+if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from nvm import ByteArray
+
 _MAGIC = const(0xA5)
 _HEAD = const(3)  # magic, kind, n
 _OVERHEAD = const(5)  # head + 2 CRC bytes
@@ -39,7 +42,7 @@ _MAGIC_BYTE = b"\xa5"
 _ERASED = b"\xff"
 
 
-def crc16(buf, start, stop):
+def crc16(buf: bytes | bytearray, start: int, stop: int) -> int:
     """CRC-16/CCITT-FALSE of buf[start:stop] (bytewise, no table)."""
     crc = 0xFFFF
     for b in memoryview(buf)[start:stop]:
@@ -49,7 +52,7 @@ def crc16(buf, start, stop):
     return crc
 
 
-def _record(kind, payload):
+def _record(kind: int, payload: bytes) -> bytearray:
     n = len(payload)
     rec = bytearray(n + _OVERHEAD)
     rec[0] = _MAGIC
@@ -68,16 +71,16 @@ class Log:
     end is where the next append starts; appends and compactions count the writes made.
     """
 
-    def __init__(self, nvm):
+    def __init__(self, nvm: "ByteArray | bytearray") -> None:
         self._nvm = nvm
         self.size = len(nvm)
         self.appends = 0
         self.compactions = 0
         self.end = 0
-        self._payloads = {}
+        self._payloads = {}  # type: dict[int, bytes]
         self.load()
 
-    def load(self):
+    def load(self) -> None:
         """(Re)read the nvm: the newest valid record of each kind, and the end of the log."""
         size = self.size
         data = bytes(self._nvm[0:size])  # one read (bytes(x) is x for bytes on the board)
@@ -111,11 +114,11 @@ class Log:
             i = at[kind] + _HEAD
             self._payloads[kind] = data[i:i + data[i - 1]]
 
-    def get(self, kind):
+    def get(self, kind: int) -> bytes | None:
         """The newest payload saved for kind (bytes), or None."""
         return self._payloads.get(kind)
 
-    def put(self, kind, payload):
+    def put(self, kind: int, payload: bytes | bytearray | memoryview) -> None:
         """Save payload (1..200 bytes) as kind's value (1..254)."""
         if not isinstance(kind, int) or not 0 < kind <= _MAX_KIND:
             raise ValueError("kind must be an int 1..254")
@@ -133,7 +136,7 @@ class Log:
             self._compact(kind, rec)
         self._payloads[kind] = payload
 
-    def _compact(self, kind, rec):
+    def _compact(self, kind: int, rec: bytearray) -> None:
         # The new record first, then the others shortest first (see the module docstring).
         order = sorted((len(p), k) for k, p in self._payloads.items() if k != kind)
         used = len(rec)
@@ -152,7 +155,7 @@ class Log:
         self.end = at
         self.compactions += 1
 
-    def clear(self):
+    def clear(self) -> None:
         """Forget everything (one full-size write of 0xFF)."""
         self._nvm[0:self.size] = _ERASED * self.size
         self._payloads = {}

@@ -15,6 +15,10 @@ try:
 except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
+if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from engine.game import Game
+    from firmware.ui import Kit
+
 _ROW_B_Y = const(8)
 _ROW_A_Y = const(32)
 _LINE_B_Y = const(0)
@@ -32,7 +36,7 @@ _PIP_OFF = bytes((glyphs.ICON_PIP_OFF,))
 class Table:
     """Both rows of piles, both info lines and both banners, as one displayio Group."""
 
-    def __init__(self, kit):
+    def __init__(self, kit: "Kit") -> None:
         self.kit = kit
         self.group = displayio.Group()
         self.bg = displayio.Bitmap(W, 64, 2)
@@ -58,7 +62,7 @@ class Table:
         self.msg_on = bytearray(2)
         self.hint_mask = 0
 
-    def layout(self, n):
+    def layout(self, n: int) -> None:
         """Arrange n piles per row (3 or 4) and draw the card outlines."""
         self.n = n
         w = W // n
@@ -88,7 +92,7 @@ class Table:
             self.banners[p].hide()
             self.msg_on[p] = 0
 
-    def sync(self, game):
+    def sync(self, game: "Game") -> None:
         """Redraw the piles, deck counts and score pips that differ from the game."""
         for p in range(2 * self.n):
             self.cells[p].show(game.top(p))
@@ -104,38 +108,38 @@ class Table:
                 self.pips[player] = wins
                 self._draw_pips(player, wins, game.rules.wins_needed)
 
-    def _draw_pips(self, player, wins, needed):
+    def _draw_pips(self, player: int, wins: int, needed: int) -> None:
         line = self.lines[player]
         start = LINE_CHARS - needed
         line.fill(_PIPS_COL, start)
         for i in range(needed):
             line.put(start + i, _PIP_ON if i < wins else _PIP_OFF)
 
-    def say(self, player, text, now, ms):
+    def say(self, player: int, text: bytes | str, now: int, ms: int) -> None:
         """Show a message on a player's line for ms milliseconds (ms < 0: until replaced)."""
         self.lines[player].center(text, _MSG_COL, _MSG_LEN)
         self.msg_on[player] = 1
         self.msg_until[player] = _FOREVER if ms < 0 else ticks_add(now, ms)
 
-    def say_both(self, text, now, ms):
+    def say_both(self, text: bytes | str, now: int, ms: int) -> None:
         """The same message for both players."""
         self.say(0, text, now, ms)
         self.say(1, text, now, ms)
 
-    def expire(self, now):
+    def expire(self, now: int) -> None:
         """Clear messages whose time is up."""
         for p in range(2):
             if self.msg_on[p] and self.msg_until[p] != _FOREVER:
                 if ticks_diff(now, self.msg_until[p]) >= 0:
                     self.quiet(p)
 
-    def quiet(self, player):
+    def quiet(self, player: int) -> None:
         """Clear a player's message."""
         if self.msg_on[player]:
             self.lines[player].fill(_MSG_COL, _MSG_COL + _MSG_LEN)
             self.msg_on[player] = 0
 
-    def hint(self, mask):
+    def hint(self, mask: int) -> None:
         """Training hints: underline the piles in mask (0 hides every mark)."""
         if mask == self.hint_mask:
             return

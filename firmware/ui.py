@@ -22,7 +22,8 @@ SUIT_BLANK = const(4)  # suit sheet tiles: 4 suits, blank
 _FONT_COLS = const(16)
 
 
-def _sheet(bits, w, h, count, row_bytes, cols, extra=0):
+def _sheet(bits: bytes, w: int, h: int, count: int, row_bytes: int, cols: int,
+           extra: int = 0) -> displayio.Bitmap:
     """A 2-colour Bitmap holding count glyphs (+ extra blank tiles) in a grid of cols."""
     tiles = count + extra
     rows = (tiles + cols - 1) // cols
@@ -46,7 +47,7 @@ def _sheet(bits, w, h, count, row_bytes, cols, extra=0):
 class Kit:
     """The glyph sheets and the palette, built once at start-up."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.changes = 0  # bumped by every drawing change; the main loop refreshes when > 0
         self.palette = displayio.Palette(2)
         self.palette[0] = 0x000000
@@ -57,7 +58,8 @@ class Kit:
         self.ranks = _sheet(glyphs.RANK_BITS, glyphs.RANK_W, glyphs.RANK_H, 13, 2, 14, 1)
         self.suits = _sheet(glyphs.SUIT_BITS, glyphs.SUIT_W, glyphs.SUIT_H, 4, 2, 5, 1)
 
-    def grid(self, sheet, tw, th, width=1, x=0, y=0, flipped=False):
+    def grid(self, sheet: displayio.Bitmap, tw: int, th: int, width: int = 1, x: int = 0,
+             y: int = 0, flipped: bool = False) -> displayio.TileGrid:
         """A TileGrid over a sheet; flipped turns it 180 degrees (for player B)."""
         g = displayio.TileGrid(sheet, pixel_shader=self.palette, width=width,
                                height=1, tile_width=tw, tile_height=th, x=x, y=y)
@@ -70,26 +72,26 @@ class Kit:
 class TextLine:
     """A line of small-font characters; writing changes only tiles whose glyph differs."""
 
-    def __init__(self, kit, chars, x, y, flipped=False):
+    def __init__(self, kit: Kit, chars: int, x: int, y: int, flipped: bool = False) -> None:
         self.kit = kit
         self.grid = kit.grid(kit.font, glyphs.FONT_W, glyphs.FONT_H, chars, x, y, flipped)
         self.chars = chars
 
-    def put(self, col, text):
+    def put(self, col: int, text: bytes | str) -> int:
         """Write bytes (or a str of ASCII) at col; returns the column after it."""
         grid = self.grid
         for i in range(len(text)):
             if col >= self.chars:
                 break
             c = text[i]
-            t = glyphs.font_tile(c if type(c) is int else ord(c))
+            t = glyphs.font_tile(c if type(c) is int else ord(c))  # type: ignore[arg-type]  # c is a str here
             if grid[col] != t:
                 grid[col] = t
                 self.kit.changes += 1
             col += 1
         return col
 
-    def fill(self, col, end, code=32):
+    def fill(self, col: int, end: int, code: int = 32) -> None:
         """Set columns col..end-1 to one character (space by default)."""
         t = glyphs.font_tile(code)
         grid = self.grid
@@ -98,11 +100,11 @@ class TextLine:
                 grid[i] = t
                 self.kit.changes += 1
 
-    def show(self, text):
+    def show(self, text: bytes | str) -> None:
         """Replace the whole line with text, left-aligned."""
         self.fill(self.put(0, text), self.chars)
 
-    def center(self, text, col=0, width=-1):
+    def center(self, text: bytes | str, col: int = 0, width: int = -1) -> None:
         """Write text centred in columns col..col+width-1 (the whole line by default)."""
         if width < 0:
             width = self.chars - col
@@ -112,7 +114,7 @@ class TextLine:
         self.fill(col, col + pad)
         self.fill(self.put(col + pad, text), col + width)
 
-    def number(self, col, value, digits):
+    def number(self, col: int, value: int, digits: int) -> None:
         """Right-aligned decimal number in `digits` columns, without allocating."""
         grid = self.grid
         for i in range(digits - 1, -1, -1):
@@ -129,7 +131,7 @@ class TextLine:
 class Cell:
     """One pile on screen: a big rank glyph and a suit symbol, inside an outline."""
 
-    def __init__(self, kit):
+    def __init__(self, kit: Kit) -> None:
         self.kit = kit
         self.rank = kit.grid(kit.ranks, glyphs.RANK_W, glyphs.RANK_H)
         self.suit = kit.grid(kit.suits, glyphs.SUIT_W, glyphs.SUIT_H)
@@ -137,7 +139,7 @@ class Cell:
         self.suit[0] = SUIT_BLANK
         self.card = -2  # what is drawn: a card id, -1 blank
 
-    def place(self, x, y, width, flipped):
+    def place(self, x: int, y: int, width: int, flipped: bool) -> None:
         """Position the glyphs in a cell of width x CELL_H at (x, y), turned for B if flipped."""
         content = glyphs.RANK_W + 1 + glyphs.SUIT_W
         left = (width - content) // 2
@@ -155,7 +157,7 @@ class Cell:
             g.flip_x = flipped
             g.flip_y = flipped
 
-    def show(self, card):
+    def show(self, card: int) -> None:
         """Draw a card id (0..51), or a blank cell (-1)."""
         if card == self.card:
             return
@@ -169,7 +171,7 @@ class Cell:
             self.suit[0] = SUIT_BLANK
 
 
-def outline(bmp, x0, y0, w, h, value=1):
+def outline(bmp: displayio.Bitmap, x0: int, y0: int, w: int, h: int, value: int = 1) -> None:
     """A 1-px rectangle with cut corners (a card outline) on a Bitmap."""
     for x in range(x0 + 1, x0 + w - 1):
         bmp[x, y0] = value
@@ -179,7 +181,7 @@ def outline(bmp, x0, y0, w, h, value=1):
         bmp[x0 + w - 1, y] = value
 
 
-def clear(bmp, x0, y0, w, h):
+def clear(bmp: displayio.Bitmap, x0: int, y0: int, w: int, h: int) -> None:
     """Set a rectangle of a Bitmap to 0."""
     for y in range(y0, y0 + h):
         for x in range(x0, x0 + w):
@@ -189,7 +191,7 @@ def clear(bmp, x0, y0, w, h):
 class Banner:
     """A box with one line of double-size text across a player's row, facing that player."""
 
-    def __init__(self, kit, y, flipped, chars=10):
+    def __init__(self, kit: Kit, y: int, flipped: bool, chars: int = 10) -> None:
         self.kit = kit
         self.group = displayio.Group()
         box = displayio.Bitmap(W, CELL_H, 2)
@@ -204,14 +206,14 @@ class Banner:
         self.group.append(big)
         self.group.hidden = True
 
-    def show(self, text):
+    def show(self, text: bytes | str) -> None:
         """Show the banner with text centred."""
         self.line.center(text)
         if self.group.hidden:
             self.group.hidden = False
             self.kit.changes += 1
 
-    def hide(self):
+    def hide(self) -> None:
         """Hide the banner (the row beneath shows again)."""
         if not self.group.hidden:
             self.group.hidden = True

@@ -6,8 +6,11 @@ default; a bad one takes the default and the console names the key, the value an
 """
 from hardware import pinmap
 
+if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from collections.abc import Callable
 
-def _check(setting, value, pin_ok):
+
+def _check(setting: tuple, value: object, pin_ok: "Callable[[str], bool]") -> str | int | None:
     kind = setting[1]
     if kind == "pin":
         return value if isinstance(value, str) and pin_ok(value) else None
@@ -30,9 +33,10 @@ def _check(setting, value, pin_ok):
     return value if setting[4] <= value <= setting[5] else None
 
 
-def read(getenv, pin_ok, console):
+def read(getenv: "Callable[[str], object]", pin_ok: "Callable[[str], bool]",
+         console: "Callable[[str], None]") -> dict:
     """{settings.toml key: value} for every setting of the pin map, checked."""
-    values = {}
+    values = {}  # type: dict
     for s in pinmap.SETTINGS:
         value = getenv(s[0])
         if value is None:
@@ -53,7 +57,7 @@ def read(getenv, pin_ok, console):
     return values
 
 
-def key_pins(values):
+def key_pins(values: dict) -> list[str]:
     """The 17 key pins in key-number order (A near, A far, B near, B far, MENU)."""
     pins = values["CS_KEYS_A"].split(",") + values["CS_KEYS_B"].split(",")
     pins.append(values["CS_MENU"])

@@ -20,14 +20,14 @@ DEBOUNCE_SCANS = const(2)  # a contact must read the same on this many scans in 
 KEYMAP = bytes(range(16)) + bytes((ROLE_MENU,))
 
 
-def role_of(key_number, keymap=KEYMAP):
+def role_of(key_number: int, keymap: bytes = KEYMAP) -> int:
     """The role of a key number; ROLE_NONE for a key with no mapping."""
     if type(key_number) is not int or key_number < 0 or key_number >= len(keymap):
         return ROLE_NONE
     return keymap[key_number]
 
 
-def pile_of(role, n):
+def pile_of(role: int, n: int) -> int:
     """The engine pile a pile-button role presses with n piles per row, or -1."""
     if role > 15:
         return -1
@@ -40,6 +40,6 @@ def pile_of(role, n):
     return player * n + index
 
 
-def player_of(role):
+def player_of(role: int) -> int:
     """The player (0 = A, 1 = B) whose button this pile role is."""
     return (role >> 3) & 1

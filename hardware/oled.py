@@ -5,8 +5,17 @@ Without a powered display the bus itself may not start: CircuitPython refuses to
 I2C when SDA and SCL have no pull-up resistors, and those are on the display module.
 """
 
+if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from collections.abc import Callable
 
-def open_display(make_i2c, address, where, console, sleep, retry_s=2):
+    import busio
+
+    from hardware.contract import Display
+
+
+def open_display(make_i2c: "Callable[[], busio.I2C]", address: int, where: str,
+                 console: "Callable[[str], None]", sleep: "Callable[[float], None]",
+                 retry_s: int = 2) -> "Display":
     """The display; make_i2c() opens the bus, `where` describes the wiring for messages."""
     import i2cdisplaybus
     import adafruit_displayio_ssd1306

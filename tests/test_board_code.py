@@ -16,14 +16,32 @@ def _board_trees():
             yield rel, ast.parse(f.read(), rel)
 
 
+def _mypy(files, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "mypy", "--config-file",
+                           os.path.join(ROOT, "mypy.ini"), "--disallow-untyped-defs",
+                           "--no-incremental"] + files, cwd=cwd, capture_output=True, text=True)
+
+
 def test_board_code_type_checks_against_circuitpython_stubs():
     files = mpy.board_files()
     assert "hardware/pico.py" in files and "firmware/app.py" in files
-    r = subprocess.run([sys.executable, "-m", "mypy", "--config-file",
-                        os.path.join(ROOT, "mypy.ini")] + files,
-                       cwd=ROOT, capture_output=True, text=True)
+    r = _mypy(files + ["hardware/contract.py"])
     assert r.returncode == 0, r.stdout + r.stderr
     assert "Success" in r.stdout
+
+
+def test_the_typecheck_catches_a_call_the_board_lacks(tmp_path):
+    # CircuitPython 10's WatchDogTimer has feed, timeout and mode, and no deinit().
+    import shutil
+    for rel in mpy.board_files() + ["hardware/contract.py", "mypy.ini"]:
+        os.makedirs(tmp_path / os.path.dirname(rel), exist_ok=True)
+        shutil.copyfile(os.path.join(ROOT, rel), tmp_path / rel)
+    pico = tmp_path / "hardware" / "pico.py"
+    text = pico.read_text()
+    assert "_watchdog.mode = None" in text
+    pico.write_text(text.replace("_watchdog.mode = None", "_watchdog.deinit()"))
+    r = _mypy(["hardware/pico.py"], cwd=str(tmp_path))
+    assert r.returncode != 0 and '"WatchDogTimer" has no attribute "deinit"' in r.stdout, r.stdout
 
 
 def test_board_code_avoids_modules_the_board_lacks():

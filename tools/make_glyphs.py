@@ -282,7 +282,7 @@ def render(g):
         w(")")
     w("")
     w("")
-    w("def font_tile(code):")
+    w("def font_tile(code: int) -> int:")
     w('    """The FONT_BITS tile for a character code; FONT_PLACEHOLDER if it is not drawn."""')
     w("    if _FIRST <= code < _END:")
     w("        return FONT_INDEX[code - _FIRST]")

@@ -1,0 +1,94 @@
+"""The hardware contract, written once: every name the firmware uses from a hardware target.
+
+A target (hardware/pico.py on the board, the desktop's virtual handheld) is a module or an
+object whose init() returns something with these names. This file is for mypy and for
+readers only: it imports `typing`, so it never goes onto the board; board code imports
+these types inside `if False:` blocks, which mypy reads and the compiler drops.
+"""
+from typing import Any, Callable, Protocol
+
+import displayio
+import keypad
+
+
+class Display(Protocol):
+    """The SSD1306 (adafruit_displayio_ssd1306.SSD1306, a busdisplay.BusDisplay) as used."""
+
+    root_group: displayio.Group
+    rotation: int
+    brightness: float
+
+    def refresh(self, *, target_frames_per_second: int | None = None,
+                minimum_frames_per_second: int = 0) -> bool: ...
+
+    def sleep(self) -> None: ...
+
+    def wake(self) -> None: ...
+
+
+class Buzzer(Protocol):
+    """A piezo: tone(hz) plays until tone(0)."""
+
+    def tone(self, hz: int) -> None: ...
+
+
+class Target(Protocol):
+    """What firmware/app.py, match.py and selftest.py may use of a hardware target."""
+
+    display: Display
+    """The SSD1306, auto_refresh off."""
+    keys: keypad.Keys
+    """The key scanner: keys.events.get_into(event) yields timestamped key events."""
+    keymap: bytes
+    """Key number -> role (hardware/keymap.py)."""
+    Event: Callable[[], keypad.Event]
+    """Makes the one reused event (keypad.Event)."""
+    buzzer: Buzzer
+    nvm: Any
+    """Bytes that survive power-off: microcontroller.nvm (len, slices read and written)."""
+    info: dict
+    """The checked settings.toml values, by key."""
+
+    def ticks_ms(self) -> int:
+        """Milliseconds on the board's clock, wrapping at 2**29 (keypad's timestamps)."""
+        ...
+
+    def idle(self) -> None:
+        """End of a main-loop pass."""
+        ...
+
+    def feed(self) -> None:
+        """Feed the watchdog (every main-loop pass)."""
+        ...
+
+    def console(self, text: str) -> None:
+        """A line on the serial console."""
+        ...
+
+    def print_exception(self, error: BaseException) -> None:
+        """The traceback on the serial console."""
+        ...
+
+    def restart(self) -> None:
+        """Start the app again after the error screen."""
+        ...
+
+    def stop_requested(self) -> bool:
+        """True when the main loop should end (never on the board)."""
+        ...
+
+    def deep_sleep(self) -> bool:
+        """Sleep until MENU is pressed; False (with the board running normally) if it cannot."""
+        ...
+
+    def random_seed(self) -> int:
+        """A fresh match seed, 0 <= seed < 2**30."""
+        ...
+
+
+class TargetModule(Protocol):
+    """A hardware target as code.py passes it to firmware.app.run()."""
+
+    def init(self, **options: Any) -> Target:
+        """Build the hardware objects (nothing heavy happens at import)."""
+        ...
