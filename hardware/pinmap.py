@@ -8,6 +8,9 @@ Key order is the key-number order of the scanner: A near 0-3, A far 0-3, B near 
 B far 0-3, then MENU (see keymap.py).
 """
 
+# The Pico's GPIO names on its header: the only values a pin setting may take.
+GP_NAMES = tuple(["GP%d" % i for i in range(23)] + ["GP26", "GP27", "GP28"])
+
 KEYS_A = ("GP6", "GP7", "GP8", "GP9", "GP10", "GP11", "GP12", "GP13")
 KEYS_B = ("GP18", "GP19", "GP20", "GP21", "GP22", "GP26", "GP27", "GP28")
 
@@ -25,7 +28,7 @@ SETTINGS = (
 )
 
 
-def default(name):
+def default(name: str) -> str | int | None:
     """The default value of a setting, or None if there is no such setting."""
     for s in SETTINGS:
         if s[0] == name:

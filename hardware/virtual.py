@@ -18,13 +18,11 @@ with contextlib.redirect_stdout(io.StringIO()):
 
 from engine.rng import SEED_MAX
 from engine.ticks import TICKS_MAX, ticks_diff
-from hardware import config, oled
+from hardware import config, oled, pinmap
 from hardware.keymap import KEYMAP, KEY_COUNT, DEBOUNCE_SCANS
 from hardware.virtual_keypad import Event, SimClock, VirtualKeys
 from hardware.virtual_ssd1306 import VirtualI2C, VirtualSSD1306
 
-# Pin names on a Raspberry Pi Pico's header (settings.toml values are checked against them).
-PICO_PINS = frozenset(["GP%d" % i for i in range(23)] + ["GP26", "GP27", "GP28"])
 NVM_SIZE = 4096
 
 
@@ -186,7 +184,8 @@ class Handheld:
         self.pass_ms = pass_ms
         self.realtime = realtime
         self.clock = RealClock() if realtime else SimClock(start_ms)
-        self.info = config.read((settings or {}).get, PICO_PINS.__contains__, self.console)
+        self.info = config.read((settings or {}).get, pinmap.GP_NAMES.__contains__,
+                                self.console)
         self.i2c = VirtualI2C(frequency=self.info["CS_I2C_HZ"])
         self.oled = VirtualSSD1306(address=self.info["CS_I2C_ADDRESS"])
         self._absent_for = display_answers_after  # retries before the display answers

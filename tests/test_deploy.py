@@ -17,7 +17,7 @@ from tools import deploy
 
 ROOT = deploy.ROOT
 LIB = "lib/adafruit_displayio_ssd1306.mpy"
-BOOT_OUT = ("Adafruit CircuitPython 9.2.1 on 2024-11-20; Raspberry Pi Pico with rp2040\n"
+BOOT_OUT = ("Adafruit CircuitPython 10.3.0 on 2026-11-20; Raspberry Pi Pico with rp2040\n"
             "Board ID:raspberry_pi_pico\n")
 THEIR_CODE = b"print('someone else was here')\n"
 SETTINGS = b'CS_I2C_ADDRESS = 0x3C\nCS_I2C_HZ = 400000\n'
@@ -25,8 +25,10 @@ SETTINGS = b'CS_I2C_ADDRESS = 0x3C\nCS_I2C_HZ = 400000\n'
 
 @pytest.fixture(autouse=True)
 def no_circup(monkeypatch):
-    """No test may find or run a real circup (it would use the network)."""
+    """No test may find or run a real circup (it would use the network), and the packages
+    go as .py unless a test gives --mpy-cross (the .mpy tests are in test_board_vm.py)."""
     monkeypatch.setattr(deploy, "find_circup", lambda: None)
+    monkeypatch.delenv(deploy.MPY_CROSS_ENV, raising=False)
 
     def refuse(cmd):
         raise AssertionError("circup must not run here: %r" % cmd)
@@ -37,7 +39,7 @@ def no_circup(monkeypatch):
 def project(tmp_path):
     """A copy of the board files and a settings.toml (the repo's, else the test's own)."""
     proj = tmp_path / "project"
-    for rel in deploy.board_files(ROOT) + ["hardware/virtual.py"]:
+    for rel in deploy.board_files(ROOT) + ["hardware/virtual.py", "engine/cards.py"]:
         (proj / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(os.path.join(ROOT, rel), proj / rel)
     repo_settings = os.path.join(ROOT, "settings.toml")
@@ -60,7 +62,7 @@ def drive(tmp_path):
 
 @pytest.fixture
 def bundle(tmp_path):
-    b = tmp_path / "adafruit-circuitpython-bundle-9.x-mpy-20241120"
+    b = tmp_path / "adafruit-circuitpython-bundle-10.x-mpy-20261120"
     (b / "lib").mkdir(parents=True)
     (b / LIB).write_bytes(b"C\x06fake ssd1306 driver")
     return b
@@ -108,11 +110,16 @@ def leftovers(drive):
     return [p for p in tree(drive) if p.endswith(deploy.TMP_SUFFIX)]
 
 
-def test_board_files_are_tools_mpy_board_files():
-    from tools import mpy
-    listed = [rel.replace(os.sep, "/") for rel in mpy.board_files()]
-    assert deploy.board_files(ROOT) == listed == deploy.board_files(ROOT, use_mpy=False)
+def test_one_rule_says_which_files_are_board_code():
+    from tools import boardcode, mpy
+    listed = mpy.board_files()
+    assert deploy.board_files(ROOT) == listed == boardcode.board_files()
     assert "firmware/code.py" in listed and not any("virtual" in rel for rel in listed)
+    # desktop-only: the twins and stand-ins, the typed contract, the engine's desktop helpers
+    for rel in ("hardware/contract.py", "engine/record.py", "engine/cards.py",
+                "hardware/virtual_board/keypad.py", "hardware/virtual_keypad.py"):
+        assert os.path.isfile(os.path.join(ROOT, rel)) and rel not in listed, rel
+    assert "engine/bot.py" in listed and "hardware/pico.py" in listed
 
 
 def test_first_deploy_copies_everything_verified_with_manifest(run, drive, project, bundle):
@@ -133,7 +140,7 @@ def test_first_deploy_copies_everything_verified_with_manifest(run, drive, proje
     assert (drive / "notes.txt").read_text() == "my notes\n"
     assert (drive / "boot_out.txt").read_text() == BOOT_OUT
     assert (drive / "code.py.bak").read_bytes() == THEIR_CODE
-    assert "CircuitPython 9.2.1" in out
+    assert "CircuitPython 10.3.0" in out
     assert "%d copied" % (len(want) + 1) in out and "verified" in out
     assert "restarts by itself when code.py changes" in out and "serial console" in out
     assert leftovers(drive) == []
@@ -174,11 +181,11 @@ def test_dry_run_changes_nothing_and_prints_the_plan(run, drive, project):
     (project / "engine" / "extra.py").write_text("X = 1\n")
     run()
     (project / "engine" / "extra.py").unlink()
-    (project / "engine" / "cards.py").write_text("# new cards\n")
+    (project / "engine" / "rng.py").write_text("# new rng\n")
     before = tree(drive)
     code, out, _ = run("--dry-run")
     assert code == 0 and tree(drive) == before
-    assert "would copy    engine/cards.py (update" in out
+    assert "would copy    engine/rng.py (update" in out
     assert "would skip    engine/game.py (unchanged" in out
     assert "would remove  engine/extra.py" in out
     assert "Dry run: 1 to copy" in out and "1 to remove" in out
@@ -257,7 +264,7 @@ def test_missing_bundle_or_library(run, drive, tmp_path):
     before = tree(drive)
     code, _, err = run("--bundle", str(tmp_path / "no-bundle"))
     assert code == 1 and "bundle directory" in err and "does not exist" in err
-    empty = tmp_path / "adafruit-circuitpython-bundle-9.x-mpy-empty"
+    empty = tmp_path / "adafruit-circuitpython-bundle-10.x-mpy-empty"
     (empty / "lib").mkdir(parents=True)
     code, _, err = run("--bundle", str(empty))
     assert code == 1 and "adafruit_displayio_ssd1306 is not in the bundle" in err
@@ -405,7 +412,7 @@ def test_old_circuitpython_warns(run, drive):
     (drive / "boot_out.txt").write_text(
         "Adafruit CircuitPython 8.2.10 on 2024-01-01; Raspberry Pi Pico with rp2040\n")
     code, out, _ = run()
-    assert code == 0 and "CircuitPython 8 is older than 9" in out
+    assert code == 0 and "the board runs CircuitPython 8; the firmware is made for 10.x" in out
 
 
 def test_usage_errors_exit_2(run, capsys, tmp_path):

@@ -4,19 +4,23 @@
     python -m tools.deploy --dry-run        print what would change; touch nothing
     python -m tools.deploy --to /Volumes/CIRCUITPY --bundle DIR
 
-What goes onto the drive: firmware/code.py as /code.py, settings.toml, and engine/,
-firmware/ and hardware/ as .py source (tools/mpy.py's board_files(); hardware/virtual*
-is desktop only; CircuitPython cannot load MicroPython's .mpy, so nothing is compiled),
-plus adafruit_displayio_ssd1306 in lib/: with circup when it is on PATH, else from an
-unzipped Adafruit bundle (adafruit-circuitpython-bundle-9.x-mpy-*/) given with --bundle.
+What goes onto the drive: firmware/code.py as /code.py (source: CircuitPython runs it
+by name), settings.toml, and the board code of engine/, firmware/ and hardware/
+(tools/boardcode.py says which files) compiled to .mpy with CircuitPython's own mpy-cross
+(--mpy-cross PATH, or $CIRCUITPY_MPY_CROSS): a .py is compiled in the board's RAM at
+import, which costs tens of KB of heap, and CircuitPython refuses MicroPython's .mpy.
+Without that compiler the packages go as .py, and deploy says so. Also
+adafruit_displayio_ssd1306 in lib/: with circup when it is on PATH, else from an unzipped
+Adafruit bundle (adafruit-circuitpython-bundle-10.x-mpy-*/) given with --bundle.
 
 Only files whose content differs are copied, code.py last; each goes to a temporary name
 beside it and is renamed into place, and all are read back and checked (SHA-256). The
 manifest /.california-speed.json on the drive records what deploy installed and the
 hashes it wrote. Deploy never deletes a file it did not put there; a file it installed
-that left the project is removed only while it still matches what deploy wrote. A file
-deploy did not write (or that was changed on the board) is saved as NAME.bak before it
-is replaced - except settings.toml, which is then kept unless --replace-settings.
+that left the project (or whose .py/.mpy twin replaced it) is removed only while it still
+matches what deploy wrote. A file deploy did not write (or that was changed on the board)
+is saved as NAME.bak before it is replaced - except settings.toml, which is then kept
+unless --replace-settings.
 
 Stdlib only. Exit codes: 0 ok, 1 error, 2 usage error.
 """
@@ -31,10 +35,13 @@ import shutil
 import string
 import subprocess
 import sys
+import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BOARD_DIRS = ("engine", "hardware", "firmware")
+from tools.boardcode import ROOT, board_files
+
+MPY_CROSS_ENV = "CIRCUITPY_MPY_CROSS"
+BOARD_MAJOR = 10  # the CircuitPython the firmware and its .mpy files are made for
 MANIFEST = ".california-speed.json"
 SETTINGS = "settings.toml"
 LIBRARY = "adafruit_displayio_ssd1306"
@@ -107,27 +114,65 @@ def run_circup(cmd):
         return False
 
 
-def board_files(root=ROOT, use_mpy=True):
-    """Board files, repo-relative with '/': tools/mpy.py's board_files() for this repository;
-    its rule restated (every .py under BOARD_DIRS but virtual*) for another tree, or when
-    tools/mpy.py cannot be imported (mpy-cross is not installed: plain python3)."""
-    if use_mpy and os.path.abspath(root) == ROOT:
-        try:
-            from tools import mpy
-            return [rel.replace(os.sep, "/") for rel in mpy.board_files()]
-        except ImportError:
-            pass
-    rels = [os.path.relpath(p, root).replace(os.sep, "/") for d in BOARD_DIRS
-            for p in sorted(glob.glob(os.path.join(root, d, "**", "*.py"), recursive=True))]
-    return [rel for rel in rels if not rel.rsplit("/", 1)[-1].startswith("virtual")]
-
-
-def sources(root, libs):
-    """[(drive path, source file)] in copy order: library, packages, settings.toml, code.py."""
+def sources(root, libs, compiled=None):
+    """[(drive path, source file)] in copy order: library, packages, settings.toml, code.py.
+    compiled: {repo path: .mpy file} for the packages compiled by compile_board()."""
     rels = board_files(root) + [SETTINGS] * os.path.isfile(os.path.join(root, SETTINGS))
     rels.sort(key=lambda rel: rel == "firmware/code.py")  # stable: only moves code.py last
-    return list(libs) + [("code.py" if rel == "firmware/code.py" else rel,
-                          os.path.join(root, *rel.split("/"))) for rel in rels]
+    out = list(libs)
+    for rel in rels:
+        if rel == "firmware/code.py":
+            out.append(("code.py", os.path.join(root, *rel.split("/"))))
+        elif compiled and rel in compiled:
+            out.append((rel[:-3] + ".mpy", compiled[rel]))
+        else:
+            out.append((rel, os.path.join(root, *rel.split("/"))))
+    return out
+
+
+def find_mpy_cross(args, say):
+    """CircuitPython's mpy-cross from --mpy-cross or $CIRCUITPY_MPY_CROSS, checked; None
+    (and a note why) when there is none or --no-mpy."""
+    if args.no_mpy:
+        say("Packages: as .py source (--no-mpy); the board compiles them in RAM at import")
+        return None
+    path = args.mpy_cross or os.environ.get(MPY_CROSS_ENV)
+    if not path:
+        say("Packages: as .py source: no CircuitPython mpy-cross (give --mpy-cross PATH or set "
+            "%s; build it from CircuitPython's source, mpy-cross/). The board then compiles "
+            "each one in RAM at import, which needs more heap" % MPY_CROSS_ENV)
+        return None
+    try:
+        version = subprocess.run([path, "--version"], capture_output=True, text=True,
+                                 timeout=60).stdout.strip()
+    except (OSError, subprocess.SubprocessError) as e:
+        raise DeployError("cannot run mpy-cross %s: %s. Nothing was copied" % (path, e))
+    m = re.match(r"CircuitPython (\d+)\.", version)
+    if not m:
+        raise DeployError("%s is not CircuitPython's mpy-cross (it says %r): CircuitPython "
+                          "refuses MicroPython's .mpy files. Nothing was copied" % (path, version))
+    if int(m.group(1)) != BOARD_MAJOR:
+        raise DeployError("%s is CircuitPython %s's mpy-cross; the board needs %d.x .mpy files. "
+                          "Nothing was copied" % (path, m.group(1), BOARD_MAJOR))
+    say("Packages: compiled to .mpy by %s" % version.split(";")[0])
+    return path
+
+
+def compile_board(root, compiler, build):
+    """{repo path: compiled .mpy file in build} for every board file but code.py."""
+    out = {}
+    for rel in board_files(root):
+        if rel == "firmware/code.py":
+            continue
+        dst = os.path.join(build, *rel[:-3].split("/")) + ".mpy"
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        p = subprocess.run([compiler, "-o", dst, "-s", rel, os.path.join(root, *rel.split("/"))],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            raise DeployError("mpy-cross rejects %s: %s. Nothing was copied"
+                              % (rel, (p.stderr or p.stdout).strip()))
+        out[rel] = dst
+    return out
 
 
 def default_candidates():
@@ -170,7 +215,7 @@ def bundle_libs(bundle):
     """[(drive path, file)] of the library in an unzipped Adafruit bundle (or its lib/)."""
     if not os.path.isdir(bundle):
         raise DeployError("the bundle directory %s does not exist. Download adafruit-circuitpython-"
-                          "bundle-9.x-mpy-*.zip from circuitpython.org/libraries, unzip it and "
+                          "bundle-10.x-mpy-*.zip from circuitpython.org/libraries, unzip it and "
                           "pass that directory with --bundle. Nothing was copied" % bundle)
     for libdir in (os.path.join(bundle, "lib"), bundle):
         for ext in (".mpy", ".py"):
@@ -266,6 +311,10 @@ def parse(argv):
     libs.add_argument("--bundle", metavar="DIR", help="install %s from this unzipped Adafruit "
                       "bundle instead of with circup" % LIBRARY)
     libs.add_argument("--no-libs", action="store_true", help="do not install libraries in lib/")
+    mpy = ap.add_mutually_exclusive_group()
+    mpy.add_argument("--mpy-cross", metavar="PATH", help="CircuitPython %d's mpy-cross, to "
+                     "copy the packages as .mpy (default: $%s)" % (BOARD_MAJOR, MPY_CROSS_ENV))
+    mpy.add_argument("--no-mpy", action="store_true", help="copy the packages as .py source")
     return ap.parse_args(argv)
 
 
@@ -296,9 +345,9 @@ def locate(args, candidates, say):
                           "(CircuitPython writes that file at boot). Nothing was copied; use "
                           "--force to deploy there anyway" % drive)
     say("Board: %s (%s)" % (drive, version or "no boot_out.txt: --force"))
-    if major is not None and major < 9:
-        say("warning: CircuitPython %d is older than 9, which the firmware needs: update it "
-            "(circuitpython.org/board/raspberry_pi_pico/)" % major)
+    if major is not None and major != BOARD_MAJOR:
+        say("warning: the board runs CircuitPython %d; the firmware is made for %d.x: update it "
+            "(circuitpython.org/board/raspberry_pi_pico/)" % (major, BOARD_MAJOR))
     if os.path.exists(os.path.join(drive, "code.txt")):
         say("warning: the drive has code.txt, which CircuitPython runs instead of code.py: "
             "rename or delete it")
@@ -324,7 +373,7 @@ def library(args, drive, major, say):
     else:
         raise DeployError("%s is needed in lib/ and there is no way to install it: circup is not "
                           "on PATH (pip install circup) and no --bundle DIR was given (an unzipped "
-                          "adafruit-circuitpython-bundle-9.x-mpy-* from circuitpython.org/libraries)"
+                          "adafruit-circuitpython-bundle-10.x-mpy-* from circuitpython.org/libraries)"
                           "; --no-libs skips it. Nothing was copied." % LIBRARY)
     say("Library %s: %s" % (LIBRARY, note))
     return libs, circup
@@ -334,13 +383,25 @@ def deploy(args, candidates, root):
     say = print
     drive, version, major = locate(args, candidates, say)
     libs, circup = library(args, drive, major, say)
+    compiler = find_mpy_cross(args, say)
+    build = tempfile.mkdtemp(prefix="california-speed-mpy-")
+    try:
+        compiled = compile_board(root, compiler, build) if compiler else None
+        return copy_all(args, drive, version, libs, circup, root, compiled, say)
+    finally:
+        shutil.rmtree(build, ignore_errors=True)
+
+
+def copy_all(args, drive, version, libs, circup, root, compiled, say):
+    """Plan, copy, remove what is stale, verify and write the manifest; the exit code."""
     if not os.path.isfile(os.path.join(root, SETTINGS)):
         say("warning: the project has no settings.toml; the board keeps its own or uses the "
             "firmware's defaults")
     try:
         old = load_manifest(drive, say)
         rewrite, old = old is None or not os.path.exists(os.path.join(drive, MANIFEST)), old or {}
-        items, stale = plan(drive, sources(root, libs), old, args, libs_managed=bool(libs))
+        items, stale = plan(drive, sources(root, libs, compiled), old, args,
+                            libs_managed=bool(libs))
     except OSError as e:
         raise DeployError("reading %s: %s. Nothing was copied" % (e.filename, explain(e, drive)))
     copies = [it for it in items if it["act"] == "copy"]
@@ -410,6 +471,9 @@ def deploy(args, candidates, root):
             continue
         new.pop(dest, None)
         say("%-7s %s (%s)" % (STALE[kind][0], dest, STALE[kind][1]))
+        if kind == "leave" and dest.endswith(".py") and dest[:-3] + ".mpy" in new:
+            say("warning: %s shadows %s.mpy (the board imports a .py first): delete it, or "
+                "the board runs the old code" % (dest, dest[:-3]))
 
     gone = not os.path.isdir(drive)
     for it in items:  # verify: read every project file on the drive back

