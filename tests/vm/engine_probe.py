@@ -1,12 +1,13 @@
-# Guest script: the engine's memory figures inside the MicroPython VM.
+# Guest script: the engine's memory figures inside a MicroPython or CircuitPython VM
+# (the host puts `ROOT = ...`, the project as the VM sees it, before this text).
 # Prints "FIGURE name value" lines; the host (tests and tools/bench.py) reads them.
 # gc is disabled; gc.collect() only at module level (see run_suite.py).
 import gc
 import sys
 import time
 
-sys.path.insert(0, "/input")
-sys.path.insert(0, "/input/tests/engine")
+sys.path.insert(0, ROOT)  # noqa: F821 (set by the host: where the project is)
+sys.path.insert(0, ROOT + "/tests/engine")  # noqa: F821
 gc.disable()
 gc.collect()
 _m0 = gc.mem_alloc()

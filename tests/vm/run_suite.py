@@ -1,13 +1,14 @@
-# Guest script: runs test functions inside the MicroPython VM.
-# The host puts `MODULES = [...]` (module names in tests/engine) before this text.
+# Guest script: runs test functions inside a MicroPython or CircuitPython VM.
+# The host puts `MODULES = [...]` (module names in tests/engine) and `ROOT = ...` (the
+# project as the VM sees it) before this text.
 # In the wasm VM a collection misses roots held only on the C/VM stack (loop iterators,
 # temporaries), so automatic collection is off and gc.collect() runs only at module
 # level, with everything live kept in globals and the loop driven by an index.
 import gc
 import sys
 
-sys.path.insert(0, "/input")
-sys.path.insert(0, "/input/tests/engine")
+sys.path.insert(0, ROOT)  # noqa: F821 (set by the host: where the project is)
+sys.path.insert(0, ROOT + "/tests/engine")  # noqa: F821
 gc.disable()
 _tests = []
 for _modname in MODULES:  # noqa: F821 (set by the host)

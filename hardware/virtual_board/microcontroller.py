@@ -1,0 +1,35 @@
+"""Stand-in for CircuitPython's microcontroller module (Pico): Pin, nvm, watchdog, reset."""
+import nvm as _nvm
+import vmbench as _bench
+import watchdog as _watchdog
+
+
+class Pin:
+    """A GPIO of the chip. Only `board` has them; Pin() itself is refused, as on the board."""
+
+    def __init__(self):
+        raise TypeError("cannot create 'Pin' instances")
+
+    def __hash__(self):
+        return self._number
+
+    def __repr__(self):
+        return "board.GP%d" % self._number
+
+
+def _make_pin(number):
+    p = object.__new__(Pin)
+    p._number = number
+    return p
+
+
+_PINS = tuple([_make_pin(n) for n in range(_bench.PIN_COUNT)])
+
+
+def reset():
+    """Reset the chip at once (code.py starts afresh)."""
+    _bench.reset("microcontroller.reset()")
+
+
+nvm = object.__new__(_nvm.ByteArray)
+watchdog = object.__new__(_watchdog.WatchDogTimer)

@@ -1,0 +1,89 @@
+"""Power on the virtual board in CircuitPython's VM and run code.py once, as the supervisor does.
+
+    circuitpython32 -X heapsize=90K vmboot.py tree=DIR state=FILE out=DIR [script=FILE]
+        [stop_at=MS] [pass_ms=3] [display=1|0] [seed=N] [probe=1]
+
+MICROPYPATH must put this folder first (the stand-ins for the board's C modules), then
+the CIRCUITPY tree and its lib/. One process is one run of code.py with a fresh heap, as
+on the board: a reload, a reset, a power cycle or a deep sleep ends it, and the bench's
+state (clock, flash, buttons, counters, where the script is) goes to the state file for
+the next process (tools/boardvm.py starts them). Everything worth reporting is printed
+as `BENCH <name> <value>` lines; shots and a copy of the nvm after each write go to out.
+"""
+import gc
+import sys
+
+import vmbench as bench
+
+_STANDINS = ("board", "busio", "busdisplay", "displayio", "i2cdisplaybus", "keypad",
+             "microcontroller", "nvm", "os", "pwmio", "supervisor", "traceback", "watchdog",
+             "alarm", "alarm.pin")
+
+
+def _heap(label):
+    gc.collect()
+    print("BENCH heap %s %d" % (label, gc.mem_alloc()))
+
+
+def main():
+    args = {}
+    for a in sys.argv[1:]:
+        k, v = a.split("=", 1)
+        args[k] = v
+    tree = args["tree"]
+    bench.pass_ms = int(args.get("pass_ms", "3"))
+    bench.powered_display = args.get("display", "1") == "1"
+    bench.settings_path = tree + "/settings.toml"
+    bench._rng = int(args.get("seed", "1"))
+    why = bench.load_state(args["state"])
+    if "script" in args:
+        bench.open_script(args["script"], int(args.get("stop_at", "-1")))
+    bench.out_dir = args["out"]
+    with open(tree + "/code.py") as f:
+        code = f.read()
+    import alarm
+    for name in _STANDINS:  # the board's C modules cost it no heap: load them before counting
+        __import__(name)
+    if why == "deep sleep wake":
+        bench.note("woken by the pin alarm")
+        woke = object.__new__(alarm.pin.PinAlarm)  # the RP2040 does not record the pin
+        woke._pin, woke._value = None, False
+        alarm.wake_alarm = woke
+    bench.power_on(why != "supervisor.reload()")
+    _heap("boot" if bench.boots == 1 else "reboot")
+    if args.get("probe") == "1" and bench.boots == 1:
+        import hardware.pico  # noqa: F401
+        import firmware.app  # noqa: F401
+        _heap("after_import")
+    try:
+        exec(code, {"__name__": "__main__"})
+        why = "code.py ended"
+    except bench.Stop as e:
+        bench.note("stop: %s" % e.args[0])
+        why = "stop"
+    except bench.Reset as e:
+        why = e.args[0]
+    except Exception as e:  # code.py died: the board prints it and waits
+        bench.exceptions.append(repr(e))
+        bench.note("code.py died: %r" % (e,))
+        why = "code.py died"
+    if why == "deep sleep":
+        a = bench.sleep_alarm
+        bench.wd_mode = 0  # the supervisor stops the watchdog before it sleeps
+        bench.note("deep sleep until GP%d reads %d" % (a.pin._number, a.value))
+        why = "deep sleep wake" if bench.sleep_until_pin(a.pin._number, a.value) else "stop"
+    elif why in ("code.py died", "code.py ended"):
+        if bench.wd_mode:  # a running watchdog resets the board
+            bench.wall = bench.wd_fed_wall + bench.wd_timeout_ms + 1
+            bench.note("reset: watchdog after %s" % why)
+            why = "watchdog"
+        else:
+            bench.note("stop: the board waits at the REPL")
+            why = "stop"
+    bench.save_state(args["state"], why)
+    for e in bench.exceptions:
+        print("BENCH exception %s" % e)
+    print("BENCH next %s" % why)
+
+
+main()

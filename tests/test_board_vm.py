@@ -1,0 +1,178 @@
+"""The board's own interpreter: the engine suite and the whole firmware in CircuitPython 10's
+VM (the unix port, 32-bit like the RP2040), from a CIRCUITPY tree written by deploy with
+CircuitPython's mpy-cross, on stand-ins for the board's C modules (hardware/virtual_board).
+
+Needs CIRCUITPYTHON and CIRCUITPY_MPY_CROSS (.ci/run sets them); without them every test
+here is skipped, and the summary says so in one line.
+"""
+import os
+
+import pytest
+
+from tools import boardvm, soak
+from tests.test_micropython import NAMES
+
+MISSING = boardvm.missing()
+pytestmark = pytest.mark.skipif(bool(MISSING), reason="CircuitPython's own VM: " + MISSING)
+
+TARGET_KB = 80  # the firmware's heap from .mpy: under half of a Pico's free heap
+GOLDEN = os.path.join(boardvm.ROOT, "tests", "golden")
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    """A CIRCUITPY tree exactly as `make deploy` writes it, packages compiled to .mpy."""
+    return boardvm.build_tree(str(tmp_path_factory.mktemp("circuitpy") / "CIRCUITPY"))
+
+
+@pytest.fixture(scope="module")
+def bench_bytes(tree):
+    """The heap the bench and the stand-ins take (C code with no heap on a board)."""
+    return boardvm.run(tree, script="1000 end\n", heap="256K").heap["boot"]
+
+
+@pytest.fixture(scope="module")
+def soaked(tree, bench_bytes):
+    """The scripted tour and a 14-minute random key stream, over 30 simulated minutes, in an
+    arena of the bench's share plus the firmware's target."""
+    script = soak.soak(random_minutes=14)
+    arena = bench_bytes + TARGET_KB * 1024
+    return boardvm.run(tree, script=script.text(), heap=str(arena), probe=True), script
+
+
+def test_the_vm_is_circuitpython_10_with_31_bit_small_ints():
+    import subprocess
+    out = subprocess.run([boardvm.interpreter(), "-c",
+                          "import sys; print(sys.implementation.name, "
+                          "sys.implementation.version[0], sys.maxsize)"],
+                         capture_output=True, text=True).stdout.split()
+    assert out == ["circuitpython", "10", str(2 ** 31 - 1)]
+
+
+@pytest.fixture(scope="module")
+def suite():
+    modules = sorted({m for m, _ in NAMES})
+    r = boardvm.run_guest("tests/vm/run_suite.py", prelude="MODULES = %r\n" % modules,
+                          heap="2M")
+    assert r.ok, "the VM stopped: %s\n%s" % (r.exit_code, r.output[-2000:])
+    assert not r.lines("IMPORTFAIL"), r.lines("IMPORTFAIL")
+    assert r.lines("DONE") == [[str(len(NAMES))]], "the VM ran a different set of tests"
+    return {(ln.split(" ", 3)[1], ln.split(" ", 3)[2]): ln for ln in r.output.splitlines()
+            if ln.split(" ", 1)[0] in ("PASS", "FAIL")}
+
+
+@pytest.mark.parametrize("module,name", NAMES, ids=["%s::%s" % n for n in NAMES])
+def test_engine_suite_in_circuitpython(suite, module, name):
+    line = suite.get((module, name), "MISSING (not run in the VM)")
+    assert line.startswith("PASS"), line
+
+
+def test_engine_memory_in_circuitpython():
+    r = boardvm.run_guest("tests/vm/engine_probe.py", heap="4M")
+    assert r.ok and r.lines("DONE"), r.output[-2000:]
+    figures = {k: int(v) for k, v in r.lines("FIGURE")}
+    assert 0 < figures["game_bytes"] <= 4096
+    assert figures["steady_alloc_bytes"] == 0 and figures["bot_alloc_bytes"] == 0
+
+
+def test_deploy_writes_circuitpython_mpy_and_code_py_as_source(tree):
+    files = {os.path.relpath(os.path.join(d, f), tree) for d, _, fs in os.walk(tree) for f in fs}
+    assert "code.py" in files and "settings.toml" in files
+    assert not [f for f in files if f.endswith(".py") and f != "code.py"], files
+    packages = [f for f in files if f.endswith(".mpy")]
+    assert "engine/game.mpy" in packages and "lib/adafruit_displayio_ssd1306.mpy" in packages
+    for rel in packages:
+        with open(os.path.join(tree, rel), "rb") as f:
+            assert f.read(2) == b"C\x06", rel  # CircuitPython's .mpy, version 6
+    for desktop_only in ("engine/record.mpy", "engine/cards.mpy", "hardware/contract.mpy"):
+        assert desktop_only not in files
+    assert not [f for f in files if "virtual" in f]
+
+
+def test_the_soak_runs_30_minutes_through_every_path(soaked):
+    r, script = soaked
+    assert r.done, r.output[-3000:]
+    assert r.figures["wall"] >= 30 * 60000
+    # nothing went wrong but the fault the script injected on purpose
+    assert r.exceptions == ["RuntimeError('bench fault: injected by the key script',)"], \
+        r.exceptions
+    assert not r.said("code.py died") and not r.said("watchdog")
+    events = [text for _, text in r.events]
+    assert "reset: supervisor.reload()" in events  # the error screen's key restarted it
+    assert events.count("reset: power cycle") >= 8
+    assert "reset: deep sleep" in events and "woken by the pin alarm" in events
+    for name in ("menu", "settings", "statistics", "selftest", "deal", "pause", "error",
+                 "woken"):
+        assert name in r.shots, name
+
+
+def test_the_firmware_plays_the_soak_in_80_kb_of_heap_from_mpy(soaked, bench_bytes):
+    r, _ = soaked
+    assert abs(r.heap["boot"] - bench_bytes) <= 64  # the soak's arena left it TARGET_KB
+    assert r.done and r.exceptions == ["RuntimeError('bench fault: injected by the key script',)"]
+
+
+def test_the_watchdog_is_fed_every_pass(soaked):
+    r, _ = soaked
+    assert r.figures["passes"] > 500000
+    assert r.figures["starved"] == 0 and r.figures["worst_feed_gap"] == 0
+
+
+def test_the_nvm_parses_after_every_save(soaked):
+    from firmware.settings import SETTINGS_KIND, Settings
+    from firmware.stats import STATS_KIND, Stats
+    from firmware.store import Log
+    r, _ = soaked
+    assert len(r.nvm_copies) == r.figures["flash_writes"] >= 20
+    for flash in r.nvm_copies:
+        log = Log(bytearray(flash))
+        settings = log.get(SETTINGS_KIND)
+        assert settings is None or Settings().decode(settings)
+        stats = log.get(STATS_KIND)
+        assert stats is None or Stats().decode(stats)
+    stats = Stats()
+    assert stats.decode(Log(bytearray(r.nvm_copies[-1])).get(STATS_KIND))
+    assert stats.matches >= 3 and stats.games >= 5  # matches were played to the end
+
+
+def test_the_heap_does_not_grow(soaked):
+    r, script = soaked
+    stream = [used for minute, used in r.minutes if minute >= script.random_from // 60000 + 1]
+    assert len(stream) >= 10, r.minutes
+    assert max(stream[-5:]) <= max(stream[:5]) + 256, stream
+
+
+def test_the_clock_starts_at_0x1fff0000_and_crosses_the_wrap(soaked):
+    r, _ = soaked
+    boots = [t for t, text in r.events if text.startswith("reset")]
+    assert max(b - a for a, b in zip([0] + boots, boots)) > 65536  # a run crossed the wrap
+
+
+def test_the_board_draws_what_the_desktop_twin_draws(soaked):
+    from PIL import Image
+    r, _ = soaked
+    for name in ("menu", "pause"):
+        golden = Image.open(os.path.join(GOLDEN, name + ".png")).convert("L")
+        scale = golden.width // 128
+        want = bytes(1 if golden.getpixel((x * scale, y * scale)) > 127 else 0
+                     for y in range(64) for x in range(128))
+        assert r.shots[name] == want, name
+
+
+def test_waking_with_menu_held_is_not_the_self_test(soaked):
+    r, _ = soaked
+    assert r.shots["woken"][:128 * 8] == r.shots["menu"][:128 * 8]  # the menu's title row
+
+
+def test_pin_settings_take_only_gp_pins_of_the_board(tree, tmp_path):
+    import shutil
+    bad = str(tmp_path / "CIRCUITPY")
+    shutil.copytree(tree, bad)
+    with open(os.path.join(bad, "settings.toml"), "w") as f:  # the board reads the first
+        f.write('CS_MENU = "LED"\nCS_PIEZO = "board_id"\nCS_I2C_SDA = "STEMMA_I2C"\n')
+    r = boardvm.run(bad, script="2000 end\n", heap="256K")
+    assert r.done and not r.exceptions, r.output[-2000:]
+    said = "\n".join(r.console())
+    for key, value in (("CS_MENU", "LED"), ("CS_PIEZO", "board_id"),
+                       ("CS_I2C_SDA", "STEMMA_I2C")):
+        assert "settings.toml: %s = %r is not valid" % (key, value) in said, said

@@ -1,0 +1,259 @@
+"""The firmware on CircuitPython's own VM: the board's interpreter, with stand-ins for its C modules.
+
+CircuitPython 10's unix port (32-bit, like the RP2040) runs code.py from a CIRCUITPY tree
+built exactly as `make deploy` writes it, with hardware/virtual_board/ in front: stand-ins
+for board, busio, displayio, keypad, microcontroller, ... and the bench that drives them
+(vmbench.py: clock, buttons from a key script, the OLED, nvm, watchdog). The tools are
+found through two environment variables (.ci/run sets them from the shared toolchain):
+
+    CIRCUITPYTHON        the unix port, e.g. .../circuitpython/bin/circuitpython32
+    CIRCUITPY_MPY_CROSS  CircuitPython's mpy-cross (its .mpy files start with 'C')
+
+Without them the callers skip, saying so; with a wrong path they fail.
+"""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STANDINS = os.path.join(ROOT, "hardware", "virtual_board")
+ENV_VM = "CIRCUITPYTHON"
+ENV_MPY = "CIRCUITPY_MPY_CROSS"
+HOWTO = ("set CIRCUITPYTHON to CircuitPython 10's unix port and CIRCUITPY_MPY_CROSS to its "
+         "mpy-cross (README: 'CircuitPython's own VM')")
+LIBRARY = "adafruit_displayio_ssd1306"
+
+
+class ToolchainError(Exception):
+    """A toolchain path is set but does not work."""
+
+
+def _tool(var):
+    path = os.environ.get(var)
+    if not path:
+        return None
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        raise ToolchainError("%s=%s is not an executable file" % (var, path))
+    return path
+
+
+def interpreter():
+    """CircuitPython's unix port, or None when CIRCUITPYTHON is not set."""
+    return _tool(ENV_VM)
+
+
+def mpy_cross():
+    """CircuitPython's mpy-cross, or None when CIRCUITPY_MPY_CROSS is not set."""
+    path = _tool(ENV_MPY)
+    if path is not None:
+        out = subprocess.run([path, "--version"], capture_output=True, text=True).stdout
+        if "CircuitPython" not in out:
+            raise ToolchainError("%s=%s is not CircuitPython's mpy-cross (it says %r)"
+                                 % (ENV_MPY, path, out.strip()))
+    return path
+
+
+def missing():
+    """'' when both tools are set, else a one-line reason and how to get them."""
+    unset = [v for v in (ENV_VM, ENV_MPY) if not os.environ.get(v)]
+    if not unset:
+        return ""
+    return "%s not set: %s" % (" and ".join(unset), HOWTO)
+
+
+def compile_mpy(src, dst, compiler=None):
+    """src.py -> dst.mpy with CircuitPython's mpy-cross; raises with its message."""
+    compiler = compiler or mpy_cross()
+    p = subprocess.run([compiler, "-o", dst, "-s", os.path.basename(src), src],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("mpy-cross rejects %s: %s" % (src, (p.stderr or p.stdout).strip()))
+
+
+def library_bundle(dest):
+    """A folder with lib/adafruit_displayio_ssd1306.mpy built from the pinned package
+    (what deploy --bundle takes): the board gets the library the desktop runs."""
+    import importlib.util
+    source = importlib.util.find_spec(LIBRARY).origin  # not imported: Blinka would talk
+    os.makedirs(os.path.join(dest, "lib"), exist_ok=True)
+    compile_mpy(source,
+                os.path.join(dest, "lib", LIBRARY + ".mpy"))
+    return dest
+
+
+def build_tree(dest, use_mpy=True):
+    """A CIRCUITPY tree at dest, written by tools/deploy.py itself; returns dest."""
+    from tools import deploy
+    os.makedirs(dest, exist_ok=True)
+    with open(os.path.join(dest, "boot_out.txt"), "w") as f:
+        f.write("Adafruit CircuitPython 10.3.0 on 2026-11-30; Raspberry Pi Pico with rp2040\n")
+    bundle = library_bundle(os.path.join(dest + ".bundle"))
+    args = ["--to", dest, "--bundle", bundle]
+    if use_mpy:
+        args += ["--mpy-cross", mpy_cross()]
+    else:
+        args += ["--no-mpy"]
+    with open(os.devnull, "w") as quiet:
+        import contextlib
+        with contextlib.redirect_stdout(quiet):
+            code = deploy.main(args)
+    if code != 0:
+        raise RuntimeError("deploy into %s failed with exit code %d" % (dest, code))
+    return dest
+
+
+def bench_dir(dest):
+    """The stand-ins compiled to .mpy in dest (less of the heap goes to the bench)."""
+    compiler = mpy_cross()
+    for base, _, files in os.walk(STANDINS):
+        rel = os.path.relpath(base, STANDINS)
+        if "__pycache__" in rel:
+            continue
+        os.makedirs(os.path.join(dest, rel), exist_ok=True)
+        for name in files:
+            if name.endswith(".py") and name != "vmboot.py":
+                compile_mpy(os.path.join(base, name),
+                            os.path.join(dest, rel, name[:-3] + ".mpy"), compiler)
+    shutil.copy(os.path.join(STANDINS, "vmboot.py"), os.path.join(dest, "vmboot.py"))
+    return dest
+
+
+def run_guest(path, prelude="", heap="1M", timeout=600):
+    """Run a guest script of the repo (tests/vm/*.py) in CircuitPython's VM, with ROOT set
+    to the project; returns a tools.mpvm.VMResult (output, exit code)."""
+    from tools.mpvm import VMResult
+    with open(os.path.join(ROOT, path)) as f:
+        code = "ROOT = %r\n" % ROOT + prelude + f.read()
+    p = subprocess.run([interpreter(), "-X", "heapsize=" + heap, "-c", code],
+                       capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    return VMResult(p.stdout + p.stderr, p.returncode)
+
+
+class Run:
+    """What the runs printed, parsed: figures (the bench's counters at the end), heap
+    samples, events, shots and exceptions; `boots` is how many times code.py started."""
+
+    def __init__(self, output, returncode, state, flash=b"", out_dir=None):
+        self.output = output
+        self.returncode = returncode
+        self.figures = {k: int(v) for k, v in state.items()
+                        if k != "contact" and re.match(r"-?[0-9]+\Z", v)}
+        self.flash = flash
+        self.ended = state.get("why", "")
+        self.heap = {}
+        self.reboots = []  # live heap at the start of each later code.py run
+        self.minutes = []
+        self.events = []
+        self.shots = {}
+        self.exceptions = []
+        for line in output.splitlines():
+            w = line.split(" ", 2)
+            if w[0] != "BENCH" or len(w) < 3:
+                continue
+            rest = w[2]
+            if w[1] == "event":
+                t, text = rest.split(" ", 1)
+                self.events.append((int(t), text))
+            elif w[1] == "exception":
+                self.exceptions.append(rest)
+            elif w[1] == "heap":
+                k, v = rest.split()
+                if k == "reboot":
+                    self.reboots.append(int(v))
+                else:
+                    self.heap[k] = int(v)
+            elif w[1] == "heap_minute":
+                m, v = rest.split()
+                self.minutes.append((int(m), int(v)))
+        self.done = self.ended == "stop" and returncode == 0
+        self.nvm_copies = []  # the flash after each nvm write, in order
+        if out_dir is not None:
+            names = os.listdir(out_dir)
+            for name in names:
+                if name.startswith("shot-"):
+                    with open(os.path.join(out_dir, name), "rb") as f:
+                        self.shots[name[5:-4]] = frame_from_pages(f.read())
+            for n in sorted(int(name[4:-4]) for name in names if name.startswith("nvm-")):
+                with open(os.path.join(out_dir, "nvm-%d.bin" % n), "rb") as f:
+                    self.nvm_copies.append(f.read())
+
+    def said(self, text):
+        """The events whose text contains text."""
+        return [e for e in self.events if text in e[1]]
+
+    def console(self):
+        """The lines the firmware printed (everything that is not the bench's)."""
+        return [ln for ln in self.output.splitlines() if not ln.startswith("BENCH ")]
+
+
+def frame_from_pages(pages):
+    """SSD1306 pages (8 x 128 bytes, bit 0 = top) -> 128*64 bytes of 1/0, row-major,
+    the layout of VirtualSSD1306.frame()."""
+    out = bytearray(128 * 64)
+    for y in range(64):
+        for x in range(128):
+            out[y * 128 + x] = (pages[(y >> 3) * 128 + x] >> (y & 7)) & 1
+    return bytes(out)
+
+
+def run(tree, *, script="", heap="120K", stop_at=-1, seed=1, pass_ms=3, display=True,
+        probe=False, timeout=900, bench=None, max_boots=200):
+    """Boot tree/code.py in CircuitPython's VM with the stand-ins, again after every reset
+    (a fresh process, so a fresh heap, each time), until the script ends; returns a Run.
+
+    script: the bench's key script text (see hardware/virtual_board/vmbench.py)."""
+    vm = interpreter()
+    if vm is None:
+        raise ToolchainError(missing())
+    outputs, code = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        bench = bench or bench_dir(os.path.join(tmp, "bench"))
+        script_path = os.path.join(tmp, "script.keys")
+        state_path = os.path.join(tmp, "state")
+        out_dir = os.path.join(tmp, "out")
+        os.makedirs(out_dir)
+        with open(script_path, "w") as f:
+            f.write(script)
+        env = dict(os.environ)
+        env["MICROPYPATH"] = ":".join([bench, tree, os.path.join(tree, "lib")])
+        argv = [vm, "-X", "heapsize=" + heap, os.path.join(bench, "vmboot.py"),
+                "tree=" + tree, "state=" + state_path, "out=" + out_dir, "script=" + script_path,
+                "stop_at=%d" % stop_at, "seed=%d" % seed, "pass_ms=%d" % pass_ms,
+                "display=%d" % display, "probe=%d" % probe]
+        for _ in range(max_boots):
+            p = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tmp,
+                               timeout=timeout)
+            outputs.append(p.stdout + p.stderr)
+            code = p.returncode
+            if code != 0 or "BENCH next " not in p.stdout or "BENCH next stop" in p.stdout:
+                break
+        state, flash = {}, b""
+        if os.path.exists(state_path):
+            with open(state_path) as f:
+                state = dict(line.rstrip("\n").split(" ", 1) for line in f if " " in line)
+            with open(state_path + ".flash", "rb") as f:
+                flash = f.read()
+        return Run("".join(outputs), code, state, flash, out_dir)
+
+
+def fits(run_result):
+    """True when a run went to the end of its script with no error but injected faults."""
+    return run_result.done and all("bench fault" in e for e in run_result.exceptions)
+
+
+def smallest_arena(tree, script, lo_kb=64, hi_kb=256, **options):
+    """The smallest -X heapsize in KB (bisected to 1 KB) in which the script runs to its
+    end with no error; None if even hi_kb is too small."""
+    def ok(kb):
+        return fits(run(tree, script=script, heap="%dK" % kb, **options))
+    if not ok(hi_kb):
+        return None
+    while hi_kb - lo_kb > 1:
+        mid = (lo_kb + hi_kb) // 2
+        if ok(mid):
+            hi_kb = mid
+        else:
+            lo_kb = mid
+    return hi_kb
