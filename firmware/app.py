@@ -6,6 +6,8 @@ the display only when a tile changed, and feeds the watchdog. Talks only to the 
 contract (hw: display, keys, keymap, buzzer, nvm, ticks_ms, idle, feed, console, ...) and
 the engine. run() restarts the app after an unexpected error, showing it first.
 """
+import gc
+
 from engine.ticks import ticks_diff
 from firmware import sound
 from firmware.match import Match
@@ -23,12 +25,17 @@ try:
 except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
+if False:  # names for type annotations: mypy reads them, the compiler drops them
+    import displayio
+    from engine import Rules
+    from hardware.contract import Target, TargetModule
+
 _HELD_MS = const(3000)  # a key down this long is reported as stuck
 _RESULT_GUARD_MS = const(1000)  # presses right after a game ends do not deal the next
 _PAUSE_HOLD_MS = const(600)  # hold MENU this long to pause (or press it twice quickly)
 _DOUBLE_MS = const(500)
 _EXIT_HOLD_MS = const(1500)  # hold MENU this long to leave the self-test
-_BOOT_MS = const(300)  # keys pressed this soon after start-up were held at power-up
+_BOOT_MS = const(300)  # keys reported this soon after start-up were held at power-up
 _DEEP_SLEEP_AFTER_MS = const(600000)  # screen off this long: deep sleep, if the board can
 
 _KEYS_LOST = b"KEYS LOST"
@@ -46,7 +53,8 @@ class App:
     SELFTEST = 4
     SLEEP = 5
 
-    def __init__(self, hw, rules=None, seed=None, decks=None):
+    def __init__(self, hw: "Target", rules: "Rules | None" = None, seed: int | None = None,
+                 decks: "tuple[list[int], list[int]] | None" = None) -> None:
         self.hw = hw
         self.display = hw.display
         self.keys = hw.keys
@@ -54,6 +62,7 @@ class App:
         self.event = hw.Event()
         self.kit = Kit()
         self.sound = sound.Sound(hw.buzzer)
+        gc.collect()  # a quiet point: what the imports left, before the nvm's 4 KB read
         self.log = Log(hw.nvm)
         self.settings = Settings()
         self.stats = Stats()
@@ -65,7 +74,7 @@ class App:
         self.table = Table(self.kit)
         self.match = Match(self.table, self.sound, self.stats, self.rules)
         self.menus = Menus(self)
-        self.selftest = SelfTest(self.kit)
+        self.selftest = None  # type: SelfTest | None  # built when opened, dropped when left
         self.state = self.MENU
         self.before_sleep = self.MENU
         self.deep_tried = False
@@ -80,6 +89,7 @@ class App:
         self.menu_used = False  # this MENU hold already acted
         now = hw.ticks_ms()
         self.started = now
+        self.booting = True  # until _BOOT_MS after start: presses are keys held at power-up
         self.last_input = now
         self.rotation = -1
         self.apply_settings()
@@ -89,12 +99,12 @@ class App:
 
     # ---- the main loop ----
 
-    def run(self):
+    def run(self) -> None:
         """Run until the hardware says stop (never, on the board)."""
         while not self.hw.stop_requested():
             self.step()
 
-    def step(self):
+    def step(self) -> None:
         """One main-loop pass."""
         now = self.hw.ticks_ms()
         ev = self.event
@@ -115,7 +125,7 @@ class App:
 
     # ---- input ----
 
-    def _key(self, key, pressed, t):
+    def _key(self, key: int, pressed: bool, t: int) -> None:
         role = role_of(key, self.keymap)
         if role == ROLE_NONE:
             if pressed:
@@ -130,7 +140,7 @@ class App:
             if self.stuck & bit:
                 self.stuck &= ~bit
                 self._notice(b"", t)
-            if self.state == self.SELFTEST:
+            if self.selftest is not None and self.state == self.SELFTEST:
                 self.selftest.key(key, False)
             return
         self.held |= bit
@@ -138,10 +148,12 @@ class App:
         self.presses += 1
         self.last_input = t
         state = self.state
-        if ticks_diff(t, self.started) < _BOOT_MS and state == self.MENU:
-            if role == ROLE_MENU:  # MENU held at power-up
+        if self.booting and state == self.MENU:
+            if role == ROLE_MENU and not self.hw.info.get("woke"):  # MENU held at power-up
                 self.menu_used = True
                 self.open_selftest()
+            elif role == ROLE_MENU:  # the press that woke the board from deep sleep
+                self.stuck |= bit
             else:  # another key held at power-up: ignore it until it is released
                 self.stuck |= bit
                 self.hw.console("key %d (%s) was down at power-up; ignored until released"
@@ -160,7 +172,7 @@ class App:
         elif state == self.RESULT:
             if ticks_diff(t, self.match.ended_at) >= _RESULT_GUARD_MS:
                 self._after_result(t)
-        elif state == self.SELFTEST:
+        elif self.selftest is not None and state == self.SELFTEST:
             self.selftest.key(key, True)
         else:  # a menu page
             player = -1 if role == ROLE_MENU else player_of(role)
@@ -169,19 +181,19 @@ class App:
             self.sound.play(sound.KEY, t)
             self.menus.key(BACK if role == ROLE_MENU else role & 3)
 
-    def _overflow(self, now):
+    def _overflow(self, now: int) -> None:
         """Events were lost: forget which keys are down (their releases may be gone)."""
         self.overflows += 1
         self.held = 0
         self.stuck = 0
         self._notice(_KEYS_LOST, now)
 
-    def _notice(self, text, now):
+    def _notice(self, text: bytes, now: int) -> None:
         """A short note for both players about the keys themselves."""
         if self.state == self.PLAY or self.state == self.RESULT:
             self.table.say_both(text, now, 1500)
 
-    def _check_held(self, now):
+    def _check_held(self, now: int) -> None:
         held = self.held & ~self.stuck & ~(1 << MENU_KEY)  # MENU is held on purpose
         key = 0
         while held:
@@ -199,11 +211,14 @@ class App:
                 self.menu_used = True
                 self._show(self.menus.group, 0)
                 self.state = self.MENU
+                self.selftest = None  # its objects go back to the heap
                 self.menus.open(MAIN)
 
     # ---- states ----
 
-    def _advance(self, now):
+    def _advance(self, now: int) -> None:
+        if self.booting and ticks_diff(now, self.started) >= _BOOT_MS:
+            self.booting = False  # once: a clock that wraps cannot open the window again
         if self.held:
             self._check_held(now)
         state = self.state
@@ -213,19 +228,20 @@ class App:
                 self.save_stats()
             else:
                 self._maybe_sleep(now)
-        elif state == self.SELFTEST:
+        elif self.selftest is not None and state == self.SELFTEST:
             self.selftest.advance(now)
         elif state == self.SLEEP:
             if not self.deep_tried and \
                     ticks_diff(now, self.last_input) >= self._sleep_ms() + _DEEP_SLEEP_AFTER_MS:
                 self.deep_tried = True  # a board that can returns only by starting afresh
                 self.hw.deep_sleep()
+                self.keys = self.hw.keys  # made anew when the board could not sleep
         else:
             self._maybe_sleep(now)
         if state == self.RESULT:  # during play Match.advance does it
             self.table.expire(now)
 
-    def start_match(self, level):
+    def start_match(self, level: int) -> None:
         """From the main menu: two players (level -1) or A against the computer."""
         now = self.hw.ticks_ms()
         self.match.begin(self.rules, self._seed(), now, level, self.decks)
@@ -234,7 +250,7 @@ class App:
         self.state = self.PLAY
         self.menu_at = -1
 
-    def _after_result(self, now):
+    def _after_result(self, now: int) -> None:
         if self.match.next_game(now):
             self.state = self.PLAY
         else:
@@ -242,19 +258,19 @@ class App:
             self._show(self.menus.group, 0)
             self.menus.open(MAIN)
 
-    def pause(self):
+    def pause(self) -> None:
         """Open the pause page (facing A); the game's timers wait."""
         self.state = self.PAUSED
         self._show(self.menus.group, 0)
         self.menus.open(PAUSE)
 
-    def resume(self):
+    def resume(self) -> None:
         """Back to the game."""
         self.state = self.PLAY
         self.menu_at = -1
         self._show(self.table.group, 0)
 
-    def declare_draw(self):
+    def declare_draw(self) -> None:
         """From the pause page: the players agree the game is a draw."""
         self.resume()
         now = self.hw.ticks_ms()
@@ -262,18 +278,20 @@ class App:
         self.state = self.RESULT
         self.save_stats()
 
-    def quit_match(self):
+    def quit_match(self) -> None:
         """From the pause page: back to the main menu."""
         self.state = self.MENU
         self.menus.open(MAIN)
 
-    def open_selftest(self):
+    def open_selftest(self) -> None:
         """The self-test screen."""
         self.state = self.SELFTEST
+        if self.selftest is None:
+            self.selftest = SelfTest(self.kit, self.table.bg)
         self._show(self.selftest.group, 0)
         self.selftest.enter(self.hw.ticks_ms(), self.hw, self.sound)
 
-    def _maybe_sleep(self, now):
+    def _maybe_sleep(self, now: int) -> None:
         ms = self._sleep_ms()
         if ms and ticks_diff(now, self.last_input) >= ms:
             if self.state == self.PLAY:
@@ -283,18 +301,18 @@ class App:
             self.sound.stop()
             self.display.sleep()
 
-    def _wake(self, now):
+    def _wake(self, now: int) -> None:
         self.deep_tried = False
         self.display.wake()
         self.state = self.before_sleep
         self.kit.changes += 1
 
-    def _sleep_ms(self):
+    def _sleep_ms(self) -> int:
         return self.settings.value("sleep") * 60000
 
     # ---- settings and statistics ----
 
-    def _load(self):
+    def _load(self) -> None:
         payload = self.log.get(SETTINGS_KIND)
         if payload is not None and not self.settings.decode(payload):
             self.hw.console("settings: the saved record is not understood; using defaults")
@@ -304,7 +322,7 @@ class App:
         if payload is not None and not self.stats.decode(payload):
             self.hw.console("statistics: the saved record is not understood; starting afresh")
 
-    def apply_settings(self):
+    def apply_settings(self) -> None:
         """Make the settings take effect (the rules from the next match on)."""
         s = self.settings
         self.sound.muted = not s.value("sound")
@@ -318,18 +336,18 @@ class App:
                 self.rules = rules
         self._face(0)
 
-    def settings_done(self, changed):
+    def settings_done(self, changed: bool) -> None:
         """Leaving the settings page: save them if they changed."""
         if changed:
             self.log.put(SETTINGS_KIND, self.settings.encode())
 
-    def save_stats(self):
+    def save_stats(self) -> None:
         """At the end of a game: save the statistics."""
         self.log.put(STATS_KIND, self.stats.encode())
 
     # ---- display ----
 
-    def _face(self, player):
+    def _face(self, player: int) -> None:
         """Turn the display to face a player (0 A, 1 B), minding the flip setting."""
         rotation = 180 if (player == 1) != bool(self.settings.value("flip")) else 0
         if rotation != self.rotation:
@@ -337,16 +355,16 @@ class App:
             self.display.rotation = rotation
             self.kit.changes += 1
 
-    def _show(self, group, player):
+    def _show(self, group: "displayio.Group", player: int) -> None:
         self.display.root_group = group
         self._face(player)
         self.kit.changes += 1
 
-    def _seed(self):
+    def _seed(self) -> int:
         return self.seed if self.seed is not None else self.hw.random_seed()
 
 
-def show_error(hw, error):
+def show_error(hw: "Target", error: BaseException) -> None:
     """The error screen: what happened, in short, and how to go on."""
     import displayio
     kit = Kit()
@@ -363,7 +381,7 @@ def show_error(hw, error):
     hw.display.refresh()
 
 
-def _wait_for_key(hw):
+def _wait_for_key(hw: "Target") -> None:
     event = hw.Event()
     events = hw.keys.events
     while not hw.stop_requested():
@@ -374,7 +392,7 @@ def _wait_for_key(hw):
         hw.idle()
 
 
-def run(target, app_options=None, **options):
+def run(target: "TargetModule", app_options: dict | None = None, **options: object) -> "Target":
     """Start the handheld on a hardware target (hardware.pico, or hardware.virtual);
     after an unexpected error, show it, print the traceback and restart on a key."""
     hw = target.init(**options)
@@ -382,6 +400,7 @@ def run(target, app_options=None, **options):
         try:
             App(hw, **(app_options or {})).run()
         except Exception as e:  # keep the handheld usable whatever went wrong
+            gc.collect()  # the app that failed is garbage now: room for what follows
             hw.console("California Speed stopped: %r" % (e,))
             hw.print_exception(e)
             try:

@@ -8,8 +8,15 @@ import gc
 import engine
 from engine import Game
 from engine.bot import Bot
+from engine.ticks import ticks_diff
 from firmware import glyphs, sound
 from hardware.keymap import pile_of, player_of
+
+if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from engine import Rules
+    from firmware.sound import Sound
+    from firmware.stats import Stats
+    from firmware.table import Table
 
 _LOCKED = bytes((glyphs.ICON_LOCK,)) + b" LOCKED"
 _FOUL = b"FOUL"
@@ -28,17 +35,18 @@ _JOINED = b"B JOINS IN"
 class Match:
     """Plays matches on the table; the app owns the screens and the keys."""
 
-    def __init__(self, table, snd, stats, rules):
+    def __init__(self, table: "Table", snd: "Sound", stats: "Stats", rules: "Rules") -> None:
         self.table = table
         self.sound = snd
         self.stats = stats
         self.game = Game(rules, 0)  # replaced by begin() when the rules differ
-        self.bot = None  # the computer as B in a solo match
+        self.bot = None  # type: Bot | None  # the computer as B in a solo match
         self.hints = False
         self.phase = -1  # the engine phase last shown
         self.ended_at = 0
 
-    def begin(self, rules, seed, now, level=-1, decks=None):
+    def begin(self, rules: "Rules", seed: int, now: int, level: int = -1,
+              decks: "tuple[list[int], list[int]] | None" = None) -> None:
         """Deal a new match: two players, or A against the computer at level >= 0."""
         gc.collect()  # a quiet point: between matches
         g = self.game
@@ -56,7 +64,7 @@ class Match:
             g.new_match(now)
         self._dealt(now)
 
-    def next_game(self, now):
+    def next_game(self, now: int) -> bool:
         """After a game over: deal the next game of the match; False if the match is over."""
         for b in self.table.banners:
             b.hide()
@@ -67,12 +75,12 @@ class Match:
         self._dealt(now)
         return True
 
-    def _dealt(self, now):
+    def _dealt(self, now: int) -> None:
         self.phase = -1
         self.table.sync(self.game)
         self.sound.play(sound.DEAL, now)
 
-    def press(self, role, t):
+    def press(self, role: int, t: int) -> None:
         """A pile button pressed at scanner time t."""
         g = self.game
         pile = pile_of(role, g.rules.piles_per_row)
@@ -86,11 +94,11 @@ class Match:
         r = g.press(player, pile, t)
         self._feedback(player, r, t, changed)
 
-    def _feedback(self, player, r, t, changed):
+    def _feedback(self, player: int, r: int, t: int, changed: int) -> None:
         if r == engine.COVERED:
             self.sound.play(sound.COVER_A if player == 0 else sound.COVER_B, t)
             if player == 0 or self.bot is None:
-                self.stats.cover(t - changed)
+                self.stats.cover(ticks_diff(t, changed))
         elif r == engine.FOUL:
             self.sound.play(sound.FOUL, t)
             lockout = self.game.rules.foul_lockout_ms
@@ -99,7 +107,7 @@ class Match:
             self.sound.play(sound.COLLISION, t)
             self.table.say(player, _TOO_LATE, t, 500)
 
-    def advance(self, now):
+    def advance(self, now: int) -> bool:
         """Timers, the computer's presses and the screen; True when a game has just ended."""
         g = self.game
         g.tick(now)
@@ -130,16 +138,16 @@ class Match:
             return True
         return False
 
-    def declare_draw(self, now):
+    def declare_draw(self, now: int) -> None:
         """Both players agreed: the game is a draw."""
         if self.game.declare_draw(now) == engine.ENDED:
             self.advance(now)
 
-    def _result(self, g, now):
+    def _result(self, g: Game, now: int) -> None:
         self.ended_at = now
         match = g.phase == engine.MATCH_OVER
         result = g.game_result
-        self.stats.game(result, g.ended_at - g.started_at)
+        self.stats.game(result, ticks_diff(g.ended_at, g.started_at))
         if match:
             self.stats.match()
         t = self.table

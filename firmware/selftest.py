@@ -49,21 +49,18 @@ def describe(key: int) -> str:
 class SelfTest:
     """The self-test screen."""
 
-    def __init__(self, kit: "Kit") -> None:
+    def __init__(self, kit: "Kit", picture: displayio.Bitmap) -> None:
+        """picture: a W x H bitmap to draw on, borrowed (the play screen's background:
+        every match draws that afresh), so opening the self-test needs no 1 KB block."""
         self.kit = kit
         self.group = displayio.Group()
-        self.picture = displayio.Bitmap(W, H, 2)
+        self.picture = picture  # the test pattern first, then the keys
         self.group.append(kit.grid(self.picture, W, H))
         self.lines = (TextLine(kit, LINE_CHARS, 1, 0), TextLine(kit, LINE_CHARS, 1, 8),
                       TextLine(kit, LINE_CHARS, 1, 56))
         for line in self.lines:
             self.group.append(line.grid)
-        self.pattern = displayio.Bitmap(W, H, 2)
-        for y in range(H):
-            for x in range(W):
-                self.pattern[x, y] = (x // 4 + y // 4) % 2
-        self.pattern_grid = kit.grid(self.pattern, W, H)
-        self.group.append(self.pattern_grid)
+        self.pattern = False  # the test pattern is showing
         self.pattern_until = 0
         self.down = bytearray(17)
 
@@ -71,10 +68,7 @@ class SelfTest:
         """Start: the test pattern and the buzzer sweep first, then the key picture."""
         for y in range(H):
             for x in range(W):
-                self.picture[x, y] = 0
-        for key in range(17):
-            x, y = key_box(key)
-            outline(self.picture, x, y, _BOX_W, _BOX_H)
+                self.picture[x, y] = (x // 4 + y // 4) % 2
         mem = gc.mem_free() // 1024 if hasattr(gc, "mem_free") else -1
         impl = sys.implementation
         version = ".".join([str(v) for v in impl.version[:3]])
@@ -84,7 +78,8 @@ class SelfTest:
             info.get("CS_I2C_ADDRESS", 0x3C), info.get("CS_I2C_HZ", 0) // 1000,
             "%dK" % mem if mem >= 0 else "?"))
         self.lines[2].center("%s %s" % (impl.name.upper(), version))
-        self.pattern_grid.hidden = False
+        self._show_lines(False)
+        self.pattern = True
         self.pattern_until = ticks_add(now, _PATTERN_MS)
         snd.play(sound.SWEEP, now)
         self.kit.changes += 1
@@ -92,16 +87,33 @@ class SelfTest:
     def key(self, key: int, pressed: bool) -> None:
         """A key changed: fill or clear its box and name it."""
         if 0 <= key < 17:
-            x, y = key_box(key)
-            for dy in range(1, _BOX_H - 1):
-                for dx in range(1, _BOX_W - 1):
-                    self.picture[x + dx, y + dy] = 1 if pressed else 0
             self.down[key] = pressed
+            if not self.pattern:
+                self._fill(key)
         self.lines[2].center(describe(key) + (" DOWN" if pressed else " UP"))
         self.kit.changes += 1
 
+    def _fill(self, key: int) -> None:
+        x, y = key_box(key)
+        v = 1 if self.down[key] else 0
+        for dy in range(1, _BOX_H - 1):
+            for dx in range(1, _BOX_W - 1):
+                self.picture[x + dx, y + dy] = v
+
+    def _show_lines(self, on: bool) -> None:
+        for line in self.lines:
+            line.grid.hidden = not on
+
     def advance(self, now: int) -> None:
-        """Hide the test pattern when its time is up."""
-        if not self.pattern_grid.hidden and ticks_diff(now, self.pattern_until) >= 0:
-            self.pattern_grid.hidden = True
+        """Replace the test pattern with the keys' picture when its time is up."""
+        if self.pattern and ticks_diff(now, self.pattern_until) >= 0:
+            self.pattern = False
+            for y in range(H):
+                for x in range(W):
+                    self.picture[x, y] = 0
+            for key in range(17):
+                x, y = key_box(key)
+                outline(self.picture, x, y, _BOX_W, _BOX_H)
+                self._fill(key)
+            self._show_lines(True)
             self.kit.changes += 1

@@ -38,6 +38,7 @@ _HEAD = const(3)  # magic, kind, n
 _OVERHEAD = const(5)  # head + 2 CRC bytes
 _MAX_KIND = const(254)
 _MAX_PAYLOAD = const(200)
+_WINDOW = const(512)  # bytes of the sector in memory at a time while loading
 _MAGIC_BYTE = b"\xa5"
 _ERASED = b"\xff"
 
@@ -50,6 +51,14 @@ def crc16(buf: bytes | bytearray, start: int, stop: int) -> int:
         x ^= x >> 4
         crc = ((crc << 8) ^ (x << 12) ^ (x << 5) ^ x) & 0xFFFF
     return crc
+
+
+def _used_end(buf: "bytes | bytearray", base: int) -> int:
+    """base + the length of buf without its trailing 0xFF bytes (0 when all are 0xFF)."""
+    n = len(buf)
+    while n and buf[n - 1] == 0xFF:
+        n -= 1
+    return base + n if n else 0
 
 
 def _record(kind: int, payload: bytes) -> bytearray:
@@ -81,38 +90,46 @@ class Log:
         self.load()
 
     def load(self) -> None:
-        """(Re)read the nvm: the newest valid record of each kind, and the end of the log."""
-        size = self.size
-        data = bytes(self._nvm[0:size])  # one read (bytes(x) is x for bytes on the board)
-        stop = len(data.rstrip(_ERASED))  # a record starts before the last non-0xFF byte
-        view = memoryview(data)
-        at = {}
-        i = 0
-        last = 0
-        while i < stop:
-            i = data.find(_MAGIC_BYTE, i)  # skips erased runs and garbage at C speed
-            if i < 0 or i + _OVERHEAD >= size:
+        """(Re)read the nvm: the newest valid record of each kind, and the end of the log.
+
+        The sector is read _WINDOW bytes at a time (a whole record always fits in a
+        window), so loading never needs 4 KB of heap in one piece."""
+        size, nvm = self.size, self._nvm
+        payloads = {}
+        i = last = base = 0
+        buf = nvm[0:min(_WINDOW, size)]
+        stop = _used_end(buf, 0)  # the log ends after the last byte that is not 0xFF
+        while True:
+            k = buf.find(_MAGIC_BYTE, i - base)  # skips erased runs and garbage at C speed
+            at_end = base + len(buf) >= size
+            if k < 0 or (k + _OVERHEAD + _MAX_PAYLOAD > len(buf) and not at_end):
+                if at_end:
+                    break
+                base = base + k if k >= 0 else base + len(buf)  # the window moves on
+                buf = nvm[base:min(size, base + _WINDOW)]
+                stop = max(stop, _used_end(buf, base))
+                i = base
+                continue
+            i = base + k
+            if i + _OVERHEAD >= size:
                 break
-            kind = data[i + 1]
-            n = data[i + 2]
-            j = i + _HEAD + n
-            if 0 < kind <= _MAX_KIND and 0 < n <= _MAX_PAYLOAD and j + 2 <= size:
+            kind = buf[k + 1]
+            n = buf[k + 2]
+            j = k + _HEAD + n
+            if 0 < kind <= _MAX_KIND and 0 < n <= _MAX_PAYLOAD and base + j + 2 <= size:
                 crc = 0xFFFF
-                for b in view[i:j]:  # crc16(), inlined
+                for b in memoryview(buf)[k:j]:  # crc16(), inlined
                     x = (crc >> 8) ^ b
                     x ^= x >> 4
                     crc = ((crc << 8) ^ (x << 12) ^ (x << 5) ^ x) & 0xFFFF
-                if crc == (data[j] << 8) | data[j + 1]:
-                    at[kind] = i
-                    i = j + 2
+                if crc == (buf[j] << 8) | buf[j + 1]:
+                    payloads[kind] = bytes(buf[k + _HEAD:j])  # a later one replaces it
+                    i = base + j + 2
                     last = i  # its CRC may end in 0xFF bytes: the log ends after them
                     continue
             i += 1
         self.end = last if last > stop else stop
-        self._payloads = {}
-        for kind in at:
-            i = at[kind] + _HEAD
-            self._payloads[kind] = data[i:i + data[i - 1]]
+        self._payloads = payloads
 
     def get(self, kind: int) -> bytes | None:
         """The newest payload saved for kind (bytes), or None."""

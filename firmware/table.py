@@ -51,7 +51,8 @@ class Table:
                       TextLine(kit, LINE_CHARS, 1, _LINE_B_Y, flipped=True))
         for line in self.lines:
             self.group.append(line.grid)
-        self.banners = (Banner(kit, _ROW_A_Y, False), Banner(kit, _ROW_B_Y, True))
+        box = Banner.box()
+        self.banners = (Banner(kit, _ROW_A_Y, False, box), Banner(kit, _ROW_B_Y, True, box))
         for b in self.banners:
             self.group.append(b.group)
         self.n = 0
@@ -68,7 +69,8 @@ class Table:
         w = W // n
         self.cell_w = w
         left = (W - w * n) // 2
-        clear(self.bg, 0, 0, W, 64)
+        clear(self.bg, 0, 0, W, 64)  # (the self-test borrows bg: everything is drawn anew)
+        self.hint_mask = 0
         for i in range(_MAX_CELLS):
             cell = self.cells[i]
             if i >= 2 * n:

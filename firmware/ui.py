@@ -189,14 +189,13 @@ def clear(bmp: displayio.Bitmap, x0: int, y0: int, w: int, h: int) -> None:
 
 
 class Banner:
-    """A box with one line of double-size text across a player's row, facing that player."""
+    """A box with one line of double-size text across a player's row, facing that player.
+    Both banners draw the same box bitmap (box()), each through its own TileGrid."""
 
-    def __init__(self, kit: Kit, y: int, flipped: bool, chars: int = 10) -> None:
+    def __init__(self, kit: Kit, y: int, flipped: bool, box: "displayio.Bitmap",
+                 chars: int = 10) -> None:
         self.kit = kit
         self.group = displayio.Group()
-        box = displayio.Bitmap(W, CELL_H, 2)
-        outline(box, 0, 0, W, CELL_H)
-        outline(box, 2, 2, W - 4, CELL_H - 4)
         self.group.append(kit.grid(box, W, CELL_H, 1, 0, y, flipped))
         big = displayio.Group(scale=2)
         # At scale 2 the line is chars * 12 px wide and 16 px tall, centred in the box.
@@ -205,6 +204,14 @@ class Banner:
         big.append(self.line.grid)
         self.group.append(big)
         self.group.hidden = True
+
+    @staticmethod
+    def box() -> "displayio.Bitmap":
+        """The banner's double-outlined box, a row of cells wide and high."""
+        box = displayio.Bitmap(W, CELL_H, 2)
+        outline(box, 0, 0, W, CELL_H)
+        outline(box, 2, 2, W - 4, CELL_H - 4)
+        return box
 
     def show(self, text: bytes | str) -> None:
         """Show the banner with text centred."""

@@ -22,66 +22,79 @@ from keypad import Event  # noqa: F401  (part of the hardware contract)
 from hardware import config, oled, pinmap
 from hardware.keymap import KEYMAP, DEBOUNCE_SCANS
 
-display = None
-keys = None
+if False:  # names for type annotations: mypy reads them, the compiler drops them
+    import watchdog
+    from hardware.contract import Display, Target
+    from nvm import ByteArray
+
+display = None  # type: Display | None
+keys = None  # type: keypad.Keys | None
 keymap = KEYMAP
-buzzer = None
-nvm = None
+buzzer = None  # type: Buzzer | None
+nvm = None  # type: ByteArray | None
 info = {}  # type: dict
-_watchdog = None
+_watchdog = None  # type: watchdog.WatchDogTimer | None
 
 
-def ticks_ms():
+def ticks_ms() -> int:
     """Milliseconds on the board's wrapping clock (2**29), as keypad timestamps use."""
     return supervisor.ticks_ms()
 
 
-def idle():
+def idle() -> None:
     """Called at the end of every main-loop pass."""
 
 
-def feed():
+def feed() -> None:
     """Feed the watchdog (every main-loop pass): a hang resets the board after 8 s."""
     if _watchdog is not None:
         _watchdog.feed()
 
 
-def restart():
+def restart() -> None:
     """Start code.py again (after the error screen)."""
     supervisor.reload()
 
 
-def print_exception(error):
+def print_exception(error: BaseException) -> None:
     """The traceback on the serial console."""
     traceback.print_exception(error)
 
 
-def deep_sleep():
-    """Sleep until MENU is pressed (the board then starts afresh); False if it cannot."""
+def deep_sleep() -> bool:
+    """Sleep until MENU is pressed (code.py then starts afresh). If the board cannot, say
+    why and return False with the keys and the watchdog running as before."""
+    global keys, _watchdog
     try:
         import alarm
-        menu = _pin(info["CS_MENU"])
-        if keys is not None:
-            keys.deinit()
-        if _watchdog is not None:
-            _watchdog.deinit()  # a running watchdog would wake the board at once
-        alarm.exit_and_deep_sleep_until_alarms(alarm.pin.PinAlarm(menu, value=False, pull=True))
-    except (ImportError, NotImplementedError, RuntimeError, ValueError) as e:
+    except ImportError as e:
         console("deep sleep is not available (%r); the screen stays off instead" % (e,))
+        return False
+    if keys is not None:
+        keys.deinit()  # the pin alarm needs MENU's pin
+    if _watchdog is not None:
+        _watchdog.mode = None  # stopped (the WatchDogTimer has no deinit)
+    try:
+        alarm.exit_and_deep_sleep_until_alarms(
+            alarm.pin.PinAlarm(_pin(info["CS_MENU"]), value=False, pull=True))
+    except Exception as e:  # DeepSleepRequest is a BaseException: it goes on up and sleeps
+        console("deep sleep is not available (%r); the screen stays off instead" % (e,))
+    keys = _make_keys()
+    _watchdog = _start_watchdog()
     return False
 
 
-def stop_requested():
+def stop_requested() -> bool:
     """The board never stops its main loop."""
     return False
 
 
-def console(text):
+def console(text: str) -> None:
     """A line on the serial console."""
     print(text)
 
 
-def random_seed():
+def random_seed() -> int:
     """A fresh match seed below 2**30 from the hardware RNG (small ints only)."""
     b = os.urandom(4)
     return (b[0] << 22) | (b[1] << 14) | (b[2] << 6) | (b[3] >> 2)
@@ -90,11 +103,11 @@ def random_seed():
 class Buzzer:
     """A piezo on a PWM pin: tone(hz) plays until tone(0)."""
 
-    def __init__(self, pin):
+    def __init__(self, pin: microcontroller.Pin) -> None:
         self.pwm = pwmio.PWMOut(pin, duty_cycle=0, frequency=440, variable_frequency=True)
         self.volume = 0x8000
 
-    def tone(self, hz):
+    def tone(self, hz: int) -> None:
         if hz:
             self.pwm.frequency = hz
             self.pwm.duty_cycle = self.volume
@@ -102,19 +115,32 @@ class Buzzer:
             self.pwm.duty_cycle = 0
 
 
-def _pin(name):
-    return getattr(board, name, None)
+def _pin(name: str) -> microcontroller.Pin:
+    return getattr(board, name)
 
 
-def init(**_options):
+def pin_ok(name: str) -> bool:
+    """True for a GPIO name of the Pico's header (GP0-GP22, GP26-GP28) that this board has
+    as a pin: not any attribute of board (LED, board_id, STEMMA_I2C)."""
+    return name in pinmap.GP_NAMES and isinstance(getattr(board, name, None), microcontroller.Pin)
+
+
+def _make_keys() -> keypad.Keys:
+    return keypad.Keys([_pin(n) for n in config.key_pins(info)], value_when_pressed=False,
+                       pull=True, interval=info["CS_KEY_INTERVAL_MS"] / 1000, max_events=64,
+                       debounce_threshold=DEBOUNCE_SCANS)
+
+
+def init(**_options: object) -> "Target":
     """Build the hardware contract's objects; returns this module."""
     global display, keys, buzzer, nvm, _watchdog
     displayio.release_displays()
-    cfg = config.read(os.getenv, lambda name: _pin(name) is not None, console)
+    cfg = config.read(os.getenv, pin_ok, console)
     info.update(cfg)
+    info["woke"] = _woken_by_alarm()
     pins = [cfg["CS_I2C_SDA"], cfg["CS_I2C_SCL"]]
 
-    def make_i2c():
+    def make_i2c() -> busio.I2C:
         try:
             return busio.I2C(_pin(pins[1]), _pin(pins[0]), frequency=cfg["CS_I2C_HZ"])
         except ValueError as e:  # not an I2C pair on this board: back to the default pins
@@ -123,22 +149,29 @@ def init(**_options):
                 raise
             console("settings.toml: SDA=%s SCL=%s cannot be an I2C pair (%s); using %s/%s"
                     % (pins[0], pins[1], e, sda, scl))
-            pins[0], pins[1] = sda, scl
-            cfg["CS_I2C_SDA"], cfg["CS_I2C_SCL"] = sda, scl
-            return busio.I2C(_pin(scl), _pin(sda), frequency=cfg["CS_I2C_HZ"])
+            pins[0], pins[1] = str(sda), str(scl)
+            info["CS_I2C_SDA"], info["CS_I2C_SCL"] = sda, scl
+            return busio.I2C(_pin(pins[1]), _pin(pins[0]), frequency=cfg["CS_I2C_HZ"])
 
     where = "SDA=%s SCL=%s" % (cfg["CS_I2C_SDA"], cfg["CS_I2C_SCL"])
     display = oled.open_display(make_i2c, cfg["CS_I2C_ADDRESS"], where, console, time.sleep)
-    keys = keypad.Keys([_pin(n) for n in config.key_pins(cfg)], value_when_pressed=False,
-                       pull=True, interval=cfg["CS_KEY_INTERVAL_MS"] / 1000, max_events=64,
-                       debounce_threshold=DEBOUNCE_SCANS)
+    keys = _make_keys()
     buzzer = Buzzer(_pin(cfg["CS_PIEZO"]))
     nvm = microcontroller.nvm
     _watchdog = _start_watchdog()
-    return sys.modules[__name__]
+    return sys.modules[__name__]  # type: ignore[return-value]  # this module is the target
 
 
-def _start_watchdog():
+def _woken_by_alarm() -> bool:
+    """True when this start is the wake from deep sleep (MENU may still be held)."""
+    try:
+        import alarm
+        return alarm.wake_alarm is not None
+    except ImportError:
+        return False
+
+
+def _start_watchdog() -> "watchdog.WatchDogTimer | None":
     """The RP2040's watchdog in RESET mode (8 s, its longest), or None without one."""
     try:
         from watchdog import WatchDogMode

@@ -65,7 +65,7 @@ class NVM:
 
     Counts writes and sector erases the way the RP2040 port behaves: a write whose
     target bytes are all erased (0xFF) only programs them; any other write erases and
-    rewrites the whole 4 KB sector. Slices read as bytes, as on the board.
+    rewrites the whole 4 KB sector. Slices read as a bytearray, as on the board.
 
     cut_power_after(n) makes the next write stop after n bytes have been programmed and
     raise PowerCut, keeping what was programmed: a write that needs no erase keeps its
@@ -90,7 +90,7 @@ class NVM:
 
     def __getitem__(self, index):
         if isinstance(index, slice):
-            return bytes(self.data[index])
+            return bytearray(self.data[index])
         return self.data[index]
 
     def __setitem__(self, index, value):
