@@ -4,7 +4,7 @@
 class PinAlarm:
     """Wake when pin reads value (edge: on a change to value; pull: the pull towards not value)."""
 
-    def __init__(self, pin, value, edge=False, pull=False):
+    def __init__(self, pin, *, value, edge=False, pull=False):
         self._pin = pin
         self._value = bool(value)
         self._edge = edge
