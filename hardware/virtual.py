@@ -17,7 +17,7 @@ with contextlib.redirect_stdout(io.StringIO()):
     import displayio
 
 from engine.rng import SEED_MAX
-from engine.ticks import TICKS_MAX, ticks_diff
+from engine.ticks import TICKS_MAX, ticks_add, ticks_diff
 from hardware import config, oled, pinmap
 from hardware.keymap import KEYMAP, KEY_COUNT, DEBOUNCE_SCANS
 from hardware.virtual_keypad import Event, SimClock, VirtualKeys
@@ -26,15 +26,26 @@ from hardware.virtual_ssd1306 import VirtualI2C, VirtualSSD1306
 NVM_SIZE = 4096
 
 
-class RealClock:
-    """ticks_ms from the desktop's monotonic clock, wrapping at 2**29 like the board's."""
+# supervisor.ticks_ms() at power-on: the board's clock wraps 65.5 s later, in the first game.
+BOOT_TICKS = 0x1FFF0000
 
-    def __init__(self):
+
+class RealClock:
+    """ticks_ms from the desktop's monotonic clock, from `start`, wrapping at 2**29 like
+    the board's."""
+
+    def __init__(self, start=BOOT_TICKS):
         self._t0 = time.monotonic()
+        self._start = start
+
+    @property
+    def elapsed(self):
+        """Milliseconds since the clock was made."""
+        return int((time.monotonic() - self._t0) * 1000)
 
     @property
     def now(self):
-        return int((time.monotonic() - self._t0) * 1000) & TICKS_MAX
+        return (self._start + self.elapsed) & TICKS_MAX
 
     def __call__(self):
         return self.now
@@ -174,7 +185,7 @@ class Handheld:
     """The objects of the hardware contract, on the desktop."""
 
     def __init__(self, *, realtime=False, settings=None, nvm_path=None, seed=None,
-                 pass_ms=4, start_ms=0, display_answers_after=0, echo=False,
+                 pass_ms=4, start_ms=BOOT_TICKS, display_answers_after=0, echo=False,
                  key_count=KEY_COUNT, on_idle=None, watchdog_ms=8000, i2c_fails=0):
         self.console_lines = []
         self.echo = echo
@@ -183,7 +194,8 @@ class Handheld:
         self.seed = seed
         self.pass_ms = pass_ms
         self.realtime = realtime
-        self.clock = RealClock() if realtime else SimClock(start_ms)
+        self.clock = RealClock(start_ms) if realtime else SimClock(start_ms)
+        self.boot = self.clock.now  # ticks_ms at power-on
         self.info = config.read((settings or {}).get, pinmap.GP_NAMES.__contains__,
                                 self.console)
         self.i2c = VirtualI2C(frequency=self.info["CS_I2C_HZ"])
@@ -212,6 +224,15 @@ class Handheld:
     def ticks_ms(self):
         """The handheld's ticks_ms."""
         return self.clock.now
+
+    def ms(self, t):
+        """The ticks_ms value t milliseconds after power-on (for scripts and tests)."""
+        return ticks_add(self.boot, t)
+
+    @property
+    def elapsed(self):
+        """Milliseconds since power-on (never wraps)."""
+        return self.clock.elapsed
 
     def idle(self):
         """End of a main-loop pass: time moves on (simulated) or the front end runs (real)."""

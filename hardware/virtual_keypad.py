@@ -135,8 +135,11 @@ class SimClock:
 
     def __init__(self, now=0):
         self._now = _check_ticks(now)
+        self._elapsed = 0
 
     now = property(lambda self: self._now, doc="The current ticks_ms value.")
+    elapsed = property(lambda self: self._elapsed,
+                       doc="Milliseconds advanced since the clock was made (never wraps).")
 
     def set(self, ms):
         """Jump to ticks value ms."""
@@ -146,6 +149,7 @@ class SimClock:
         """Move forward ms >= 0 milliseconds (wrapping); return the new now."""
         _check_int("ms", ms, 0)
         self._now = ticks_add(self._now, ms)
+        self._elapsed += ms
         return self._now
 
     def __call__(self):

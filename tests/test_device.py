@@ -4,6 +4,7 @@ import pytest
 
 import engine
 from engine import Rules
+from engine.ticks import ticks_add
 from firmware import settings as settings_mod
 from firmware.app import App, run
 from hardware import virtual
@@ -23,8 +24,8 @@ class Hand:
         self.run(400)
 
     def run(self, ms):
-        end = self.hw.clock.now + ms
-        while self.hw.clock.now < end:
+        end = self.hw.elapsed + ms
+        while self.hw.elapsed < end:
             self.app.step()
 
     def tap(self, key, then=150):
@@ -241,35 +242,35 @@ def test_a_match_left_alone_pauses_then_sleeps_then_asks_for_deep_sleep():
 
 def test_menu_held_at_power_up_opens_the_self_test():
     hw = virtual.init(seed=1)
-    hw.keys.press(MENU, 0)
+    hw.keys.press(MENU, hw.ms(0))
     app = App(hw)
-    while hw.clock.now < 2000:
+    while hw.elapsed < 2000:
         app.step()
     assert app.state == App.SELFTEST
     assert any(hz for _, hz in hw.buzzer.log)  # the buzzer sweep
     hw.keys.release(MENU, hw.clock.now)
-    hw.keys.press(5, hw.clock.now + 100)
-    while hw.clock.now < 2500:
+    hw.keys.press(5, ticks_add(hw.clock.now, 100))
+    while hw.elapsed < 2500:
         app.step()
     assert app.selftest.down[5] == 1
     hw.keys.release(5, hw.clock.now)
-    hw.keys.press(MENU, hw.clock.now + 10)
-    while hw.clock.now < 4500:
+    hw.keys.press(MENU, ticks_add(hw.clock.now, 10))
+    while hw.elapsed < 4500:
         app.step()
     assert app.state == App.MENU
 
 
 def test_a_key_held_at_power_up_that_is_not_menu_is_ignored_until_released():
     hw = virtual.init(seed=1)
-    hw.keys.press(3, 0)  # RIGHT held at power-up (e.g. a shorted button)
+    hw.keys.press(3, hw.ms(0))  # RIGHT held at power-up (e.g. a shorted button)
     app = App(hw)
-    while hw.clock.now < 1500:
+    while hw.elapsed < 1500:
         app.step()
     assert app.state == App.MENU  # it did not start a match
     assert any("down at power-up" in line for line in hw.console_lines)
     hw.keys.release(3, hw.clock.now)
-    hw.keys.tap(3, hw.clock.now + 100)
-    while hw.clock.now < 2000:
+    hw.keys.tap(3, ticks_add(hw.clock.now, 100))
+    while hw.elapsed < 2000:
         app.step()
     assert app.state == App.PLAY
 
@@ -290,7 +291,7 @@ def test_an_unexpected_error_shows_the_error_screen_and_a_key_restarts(monkeypat
 
     def press_any_key_soon(hw):
         if any("stopped" in line for line in hw.console_lines) and not hw.restarts:
-            hw.keys.tap(0, hw.clock.now + 50)
+            hw.keys.tap(0, ticks_add(hw.clock.now, 50))
 
     hw = run(virtual, seed=1, on_idle=press_any_key_soon)
     said = "\n".join(hw.console_lines)

@@ -5,6 +5,7 @@ import pytest
 from PIL import Image
 
 import engine
+from engine.ticks import TICKS_PERIOD, ticks_add, ticks_diff
 from engine import Rules
 from firmware.app import App
 from hardware import virtual
@@ -51,14 +52,14 @@ def _app(decks=scenes.DECKS, **kw):
 def _in_match(decks=scenes.DECKS, **kw):
     """A handheld with a two-player match dealt at about 400 ms."""
     hw, app = _app(decks, **kw)
-    hw.keys.tap(3, 400)  # RIGHT on "2 PLAYERS"
+    hw.keys.tap(3, hw.ms(400))  # RIGHT on "2 PLAYERS"
     _run_until(hw, app, 450)
     assert app.state == App.PLAY
     return hw, app
 
 
 def _run_until(hw, app, ms):
-    while hw.clock.now < ms:
+    while hw.elapsed < ms:
         app.step()
 
 
@@ -85,10 +86,10 @@ def test_a_key_press_is_handled_in_the_first_pass_after_the_scanner_reports_it()
     starts = []
     press_ms = [400, 600, 611, 740, 905, 1233]
     for ms in press_ms:
-        hw.keys.tap(ms % 2 * 8 + ms % 4, ms, 30)
+        hw.keys.tap(ms % 2 * 8 + ms % 4, hw.ms(ms), 30)
     handled = []
-    while hw.clock.now < 1500:
-        starts.append(hw.clock.now)
+    while hw.elapsed < 1500:
+        starts.append(hw.elapsed)
         before = app.presses
         app.step()
         handled += [app.passes - 1] * (app.presses - before)
@@ -103,17 +104,17 @@ def test_a_key_press_is_handled_in_the_first_pass_after_the_scanner_reports_it()
 
 def test_presses_reach_the_engine_with_the_scanners_timestamps():
     hw, app = _app()
-    hw.keys.tap(3, 400)
+    hw.keys.tap(3, hw.ms(400))
     _run_until(hw, app, 690)
-    hw.keys.tap(0, 703)  # A covers pile 0; the debounced scan at 710 stamps it
+    hw.keys.tap(0, hw.ms(703))  # A covers pile 0; the debounced scan at 710 stamps it
     _run_until(hw, app, 800)
-    assert app.match.game.changed_at(0) == 705 + 5 * (DEBOUNCE_SCANS - 1)
+    assert app.match.game.changed_at(0) == hw.ms(705 + 5 * (DEBOUNCE_SCANS - 1))
 
 
 @pytest.mark.parametrize("keys", [False, True], ids=["idle", "with-key-events"])
 def test_the_main_loop_allocates_nothing_net(keys):
     hw, app = _app(scenes.DECKS)
-    hw.keys.tap(3, 400)  # RIGHT on "2 PLAYERS": into a match
+    hw.keys.tap(3, hw.ms(400))  # RIGHT on "2 PLAYERS": into a match
     _run_until(hw, app, 300)
     net, where = measure.main_loop_allocation(hw, app, 1000, keys)
     assert app.state in (App.PLAY, App.RESULT)
@@ -146,9 +147,9 @@ def test_a_key_with_no_mapping_is_reported_and_ignored():
 
 def test_a_key_held_for_seconds_is_reported_until_released():
     hw, app = _app()
-    hw.keys.tap(3, 400)
+    hw.keys.tap(3, hw.ms(400))
     _run_until(hw, app, 400)
-    hw.keys.press(5, 500)
+    hw.keys.press(5, hw.ms(500))
     _run_until(hw, app, 3600)
     assert b"KEY HELD" in _line_text(hw, 0)
     hw.keys.release(5, hw.clock.now)
@@ -190,11 +191,11 @@ def test_good_settings_are_used():
 
 def test_a_whole_match_plays_through_the_keys():
     hw, app = _app("5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c 6c")
-    hw.keys.tap(3, 400)
-    hw.keys.tap(0, 700)  # A covers with the last card: A wins game 1
+    hw.keys.tap(3, hw.ms(400))
+    hw.keys.tap(0, hw.ms(700))  # A covers with the last card: A wins game 1
     _run_until(hw, app, 2000)
     assert app.state == App.RESULT and app.match.game.wins == (1, 0)
-    hw.keys.tap(0, 2000)  # next game
+    hw.keys.tap(0, hw.ms(2000))  # next game
     _run_until(hw, app, 2300)
     assert app.state == App.PLAY and app.match.game.games == 2
     assert app.match.game.phase in (engine.PLAY, engine.STALL)
@@ -202,11 +203,11 @@ def test_a_whole_match_plays_through_the_keys():
 
 def test_sounds_follow_the_play():
     hw, app = _app()
-    hw.keys.tap(3, 400)
+    hw.keys.tap(3, hw.ms(400))
     _run_until(hw, app, 690)
-    hw.keys.tap(0, 700)
+    hw.keys.tap(0, hw.ms(700))
     _run_until(hw, app, 720)
-    assert any(hz for t, hz in hw.buzzer.log if t >= 700)
+    assert any(hz for t, hz in hw.buzzer.log if ticks_diff(t, hw.ms(700)) >= 0)
     _run_until(hw, app, 1000)
     assert hw.buzzer.hz == 0  # a sound ends by itself
 
@@ -237,3 +238,36 @@ def test_an_i2c_clock_that_is_not_one_of_the_choices_falls_back():
     said = "\n".join(hw.console_lines)
     assert "CS_I2C_HZ = 250000 is not valid" in said and "CS_I2C_ADDRESS = 'fast'" in said
     assert hw.i2c.frequency == 400000
+
+
+# ---- the board's clock: ticks_ms starts at 0x1FFF0000 and wraps 65.5 s after power-on ----
+
+def test_the_desktop_clock_starts_where_the_boards_does():
+    hw = virtual.init(seed=1)
+    assert hw.ticks_ms() == 0x1FFF0000 == virtual.BOOT_TICKS
+    assert virtual.init(seed=1, start_ms=5).ticks_ms() == 5  # a start of your own
+
+
+def test_a_game_across_the_wrap_keeps_its_true_length_and_cover_time():
+    # The match starts 100 ms before the clock wraps and A wins 300 ms later, after it.
+    hw, app = _app("5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c 6c", start_ms=TICKS_PERIOD - 500)
+    hw.keys.tap(3, hw.ms(400))
+    hw.keys.tap(0, hw.ms(700))  # A covers with the last card: A wins
+    _run_until(hw, app, 2000)
+    assert app.state == App.RESULT and app.match.game.wins == (1, 0)
+    assert app.match.game.ended_at < app.match.game.started_at  # the clock wrapped between
+    assert 250 <= app.stats.fastest_win_ms <= 400, app.stats.fastest_win_ms
+    assert app.stats.covers == 1 and 0 < app.stats.average_cover_ms() < 400
+
+
+def test_keys_are_not_taken_as_held_at_power_up_days_later():
+    hw, app = _app()
+    _run_until(hw, app, 1000)  # the power-up window (300 ms) is long closed
+    for _ in range(3):  # the handheld was left on for 112 hours (1.5 * 2**28 ms)
+        hw.clock.advance(1 << 27)
+        len(hw.keys.events)  # the scanner goes on scanning
+    hw.feed()
+    hw.keys.tap(3, ticks_add(hw.clock.now, 50))  # RIGHT on "2 PLAYERS"
+    _run_until(hw, app, hw.elapsed + 300)
+    assert app.state == App.PLAY
+    assert not [ln for ln in hw.console_lines if "down at power-up" in ln]

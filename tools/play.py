@@ -59,6 +59,9 @@ def _parser():
                     help="the handheld's saved settings and statistics (default %(default)s)")
     ap.add_argument("--i2c-hz", type=int, choices=(100000, 400000, 1000000),
                     help="I2C clock (default 400000)")
+    ap.add_argument("--clock-start", type=lambda s: int(s, 0), metavar="TICKS",
+                    help="ticks_ms at power-on (default 0x1FFF0000, as the board: the clock "
+                         "wraps 65.5 s later)")
     ap.add_argument("--braille", action="store_true",
                     help="terminal: small braille pixels even when half blocks would fit")
     return ap
@@ -70,6 +73,11 @@ def _rules(args):
     if args.piles is None and args.wins is None:
         return None
     return Rules(piles_per_row=args.piles or 4, wins_needed=args.wins or 2)
+
+
+def _clock_start(args):
+    from hardware import virtual
+    return virtual.BOOT_TICKS if args.clock_start is None else args.clock_start
 
 
 def _settings(args):
@@ -87,7 +95,7 @@ def parse_decks(text):
     return tuple([parse_card(c) for c in half.split()] for half in halves)
 
 
-def run_script(text, *, seed=1, rules=None, settings=None, after_ms=500, start_ms=0,
+def run_script(text, *, seed=1, rules=None, settings=None, after_ms=500, start_ms=None,
                decks=None):
     """Run a key script on a simulated handheld; returns (handheld, app)."""
     from hardware import virtual
@@ -95,9 +103,10 @@ def run_script(text, *, seed=1, rules=None, settings=None, after_ms=500, start_m
     from firmware.app import App
     from engine.ticks import ticks_diff
     events = load_script(text, KEY_NAMES)
-    hw = virtual.init(seed=seed, settings=settings, start_ms=start_ms)
+    hw = virtual.init(seed=seed, settings=settings,
+                      start_ms=virtual.BOOT_TICKS if start_ms is None else start_ms)
     app = App(hw, rules, decks=decks)
-    hw.keys.schedule(events, offset_ms=start_ms)
+    hw.keys.schedule(events, offset_ms=hw.ms(0))
     end = max([ms for ms, _, _ in events] or [0]) + after_ms
     elapsed = 0
     while elapsed <= end:
@@ -116,6 +125,7 @@ def _headless(args):
     try:
         decks = parse_decks(args.decks) if args.decks else None
         hw, app = run_script(text, seed=1 if args.seed is None else args.seed,
+                             start_ms=_clock_start(args),
                              rules=_rules(args), settings=_settings(args),
                              after_ms=args.after, decks=decks)
     except ValueError as e:
@@ -123,7 +133,7 @@ def _headless(args):
     if args.png:
         hw.oled.to_png(args.png, scale=args.scale)
     hz = hw.i2c.frequency
-    print("simulated time   %d ms over %d main-loop passes" % (hw.clock.now, app.passes))
+    print("simulated time   %d ms over %d main-loop passes" % (hw.elapsed, app.passes))
     print("I2C bytes        %d in %d transactions (%.1f ms of bus time at %d Hz)"
           % (hw.i2c.bytes_sent, hw.i2c.transactions, hw.i2c.bus_seconds() * 1000, hz))
     print("key presses      %d handled" % app.presses)
@@ -171,7 +181,8 @@ def _run_interactive(args, front):
     while True:
         try:
             return run(virtual, app_options=app_options, realtime=True, seed=args.seed,
-                       settings=_settings(args), nvm_path=args.nvm, on_idle=front)
+                       settings=_settings(args), nvm_path=args.nvm, on_idle=front,
+                       start_ms=_clock_start(args))
         except virtual.WatchdogReset:
             continue
 
@@ -302,6 +313,8 @@ def main(argv=None):
         _parser().error("--png needs --script")
     if args.seed is not None and not 0 <= args.seed < 2 ** 30:
         _parser().error("--seed must be 0..%d" % (2 ** 30 - 1))
+    if args.clock_start is not None and not 0 <= args.clock_start < 2 ** 29:
+        _parser().error("--clock-start must be a ticks_ms value, 0..%d" % (2 ** 29 - 1))
     if args.script:
         return _headless(args)
     if args.window or (not args.terminal and _has_display()):
