@@ -176,3 +176,22 @@ def test_pin_settings_take_only_gp_pins_of_the_board(tree, tmp_path):
     for key, value in (("CS_MENU", "LED"), ("CS_PIEZO", "board_id"),
                        ("CS_I2C_SDA", "STEMMA_I2C")):
         assert "settings.toml: %s = %r is not valid" % (key, value) in said, said
+
+
+def test_deploy_replaces_its_own_py_with_mpy_and_leaves_someone_elses(tmp_path, capsys):
+    from tools import deploy
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    (drive / "boot_out.txt").write_text("Adafruit CircuitPython 10.3.0 on 2026-11-30; "
+                                        "Raspberry Pi Pico with rp2040\n")
+    assert deploy.main(["--to", str(drive), "--no-libs", "--no-mpy"]) == 0
+    assert (drive / "engine" / "game.py").exists()
+    (drive / "firmware" / "menu.py").write_text("# changed on the board\n")
+    assert deploy.main(["--to", str(drive), "--no-libs",
+                        "--mpy-cross", boardvm.mpy_cross()]) == 0
+    out = capsys.readouterr().out
+    assert (drive / "engine" / "game.mpy").read_bytes()[:2] == b"C\x06"
+    assert not (drive / "engine" / "game.py").exists()  # its own stale twin: removed
+    assert "removed engine/game.py" in out
+    assert (drive / "firmware" / "menu.py").exists()  # changed on the board: kept, and said
+    assert "firmware/menu.py shadows firmware/menu.mpy" in out

@@ -276,6 +276,7 @@ def test_no_circup_and_no_bundle(run, drive):
     code, _, err = run(libs=False)
     assert code == 1
     assert "circup is not on PATH" in err and "--bundle" in err and "Nothing was copied" in err
+    assert "adafruit-circuitpython-bundle-10.x-mpy" in err  # the bundle of CircuitPython 10
     assert tree(drive) == before
     (drive / LIB).write_bytes(b"already there")
     code, out, _ = run(libs=False)
@@ -448,3 +449,20 @@ def test_an_unreadable_manifest_removes_nothing(run, drive, project):
     code, out, _ = run()
     assert code == 0 and "is unreadable" in out
     assert (drive / "engine" / "extra.py").exists() and "engine/game.py" not in manifest(drive)
+
+
+def test_without_circuitpythons_mpy_cross_the_packages_go_as_source_and_it_says_why(run, drive):
+    code, out, _ = run()
+    assert code == 0
+    assert "Packages: as .py source: no CircuitPython mpy-cross" in out
+    assert (drive / "engine" / "game.py").exists() and not (drive / "engine" / "game.mpy").exists()
+
+
+def test_an_mpy_cross_that_is_not_circuitpythons_is_refused(run, drive, tmp_path):
+    fake = tmp_path / "mpy-cross"
+    fake.write_text("#!/bin/sh\necho 'MicroPython v1.27.0 on 2025-12-09; mpy-cross emitting mpy v6.3'\n")
+    fake.chmod(0o755)
+    before = tree(drive)
+    code, _, err = run("--mpy-cross", str(fake))
+    assert code == 1 and "is not CircuitPython's mpy-cross" in err and "Nothing was copied" in err
+    assert tree(drive) == before

@@ -113,7 +113,7 @@ def bench_dir(dest):
             continue
         os.makedirs(os.path.join(dest, rel), exist_ok=True)
         for name in files:
-            if name.endswith(".py") and name != "vmboot.py":
+            if name.endswith(".py") and name not in ("vmboot.py", "vmprobe.py"):
                 compile_mpy(os.path.join(base, name),
                             os.path.join(dest, rel, name[:-3] + ".mpy"), compiler)
     shutil.copy(os.path.join(STANDINS, "vmboot.py"), os.path.join(dest, "vmboot.py"))
@@ -236,6 +236,25 @@ def run(tree, *, script="", heap="120K", stop_at=-1, seed=1, pass_ms=3, display=
             with open(state_path + ".flash", "rb") as f:
                 flash = f.read()
         return Run("".join(outputs), code, state, flash, out_dir)
+
+
+def probe(tree, heap="256K"):
+    """[(what, bytes)] of the heap: the board code a package at a time, then the app's
+    objects one by one (hardware/virtual_board/vmprobe.py)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        bench = bench_dir(os.path.join(tmp, "bench"))
+        shutil.copy(os.path.join(STANDINS, "vmprobe.py"), os.path.join(bench, "vmprobe.py"))
+        os.makedirs(os.path.join(tmp, "out"))
+        env = dict(os.environ, MICROPYPATH=":".join([bench, tree, os.path.join(tree, "lib")]))
+        p = subprocess.run([interpreter(), "-X", "heapsize=" + heap,
+                            os.path.join(bench, "vmprobe.py"), "tree=" + tree,
+                            "out=" + os.path.join(tmp, "out")],
+                           capture_output=True, text=True, env=env, cwd=tmp, timeout=600)
+    rows = [ln.split(" ", 1)[1].rsplit(" ", 1) for ln in p.stdout.splitlines()
+            if ln.startswith("PROBE ")]
+    if not rows or rows[-1][0] != "done":
+        raise RuntimeError("the heap probe failed: %s" % (p.stdout + p.stderr)[-1500:])
+    return [(what, int(n)) for what, n in rows[:-1]]
 
 
 def fits(run_result):
