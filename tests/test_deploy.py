@@ -448,7 +448,58 @@ def test_an_unreadable_manifest_removes_nothing(run, drive, project):
     (drive / deploy.MANIFEST).write_text("{not json")
     code, out, _ = run()
     assert code == 0 and "is unreadable" in out
-    assert (drive / "engine" / "extra.py").exists() and "engine/game.py" not in manifest(drive)
+    assert (drive / "engine" / "extra.py").exists()  # nothing removed
+    kept = [p for p in os.listdir(drive) if p.startswith(deploy.MANIFEST + ".unreadable-")]
+    assert len(kept) == 1 and (drive / kept[0]).read_text() == "{not json"  # kept aside
+    # its own files are known by their content: in the new manifest, and no .bak piles up
+    assert "engine/game.py" in manifest(drive)
+    baks = [p for p in tree(drive) if ".bak" in p]
+    (project / "engine" / "game.py").write_text("# a new game\n")
+    code, out, _ = run()
+    assert code == 0 and "copied  engine/game.py (update" in out
+    assert [p for p in tree(drive) if ".bak" in p] == baks
+
+
+def test_a_manifest_entry_outside_the_drive_is_never_touched(run, drive, tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"the host's own file\n")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "x.txt").write_bytes(b"also the host's\n")
+    (drive / "lib" / "link").symlink_to(outside)
+    run()
+    doc = json.loads((drive / deploy.MANIFEST).read_text())
+    sha = lambda p: deploy.entry(p.read_bytes())  # noqa: E731
+    doc["files"]["../victim.txt"] = sha(victim)
+    doc["files"][str(victim)] = sha(victim)
+    doc["files"]["lib/link/x.txt"] = sha(outside / "x.txt")
+    (drive / deploy.MANIFEST).write_text(json.dumps(doc))
+    code, out, _ = run()
+    assert code == 0
+    assert victim.read_bytes() == b"the host's own file\n"
+    assert (outside / "x.txt").read_bytes() == b"also the host's\n"
+    for rel in ("'../victim.txt'", repr(str(victim)), "'lib/link/x.txt'"):
+        assert "lists %s, which is not a file inside the drive: ignored" % rel in out
+    assert not {"../victim.txt", str(victim), "lib/link/x.txt"} & set(manifest(drive))
+
+
+def test_a_drive_unmounted_mid_copy_leaves_the_host_mount_point_alone(run, drive, monkeypatch):
+    writes = []
+    real = deploy._write
+
+    def unmount_on_the_third(f, data):
+        writes.append(1)
+        if len(writes) == 3:  # the drive goes; its mount point stays, an empty folder
+            for name in os.listdir(drive):
+                path = drive / name
+                shutil.rmtree(path) if path.is_dir() else path.unlink()
+            raise OSError(errno.ENOENT, os.strerror(errno.ENOENT))
+        real(f, data)
+    monkeypatch.setattr(deploy, "_write", unmount_on_the_third)
+    code, out, err = run()
+    assert code == 1 and "the drive is gone" in err and "The drive went away" in err
+    assert "Done:" not in out
+    assert os.listdir(drive) == []  # no manifest, no folders written into the host
 
 
 def test_without_circuitpythons_mpy_cross_the_packages_go_as_source_and_it_says_why(run, drive):

@@ -79,11 +79,56 @@ def _write(f, data):
     f.write(data)
 
 
+_MOUNTED = {}  # drive -> what identified it when deploy started (see identify)
+
+
+def identify(drive):
+    """What tells this drive from the empty folder left when it is unmounted: the device
+    and inode of its root, and whether it has boot_out.txt. None if it is not there."""
+    try:
+        st = os.stat(drive)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, os.path.isfile(os.path.join(drive, "boot_out.txt")))
+
+
+def still_there(drive):
+    """True while the drive deploy started with is mounted (not gone, not replaced by the
+    host's empty mount point)."""
+    now = identify(drive)
+    return now is not None and now == _MOUNTED.get(drive, now)
+
+
+def safe_rel(rel):
+    """True for a manifest path that stays inside the drive: relative, '/'-separated, no
+    '..', '.', empty or drive-letter parts."""
+    if not isinstance(rel, str) or not rel or rel.startswith("/") or "\\" in rel:
+        return False
+    return all(p not in ("", ".", "..") and ":" not in p for p in rel.split("/"))
+
+
+def inside(drive, rel):
+    """True when drive/rel is a file path inside the drive that no link leads out of."""
+    if not safe_rel(rel):
+        return False
+    root = os.path.realpath(drive)
+    path = drive_path(drive, rel)
+    at = drive
+    for part in rel.split("/"):
+        at = os.path.join(at, part)
+        if os.path.islink(at):
+            return False
+    return os.path.realpath(path).startswith(root + os.sep)
+
+
 def write_atomic(drive, rel, data):
     """Write drive/rel under a temporary name in the same directory, then rename it into
-    place. Makes directories below the drive only: a drive that went away is not recreated."""
-    if not os.path.isdir(drive):
+    place. Makes directories below the drive only: a drive that went away (or whose mount
+    point is now an empty folder of the host) is not written to."""
+    if not still_there(drive):
         raise OSError(errno.ENOENT, "the drive is gone", drive)
+    if not inside(drive, rel):
+        raise OSError(errno.EPERM, "outside the drive", rel)
     path = drive_path(drive, rel)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = os.path.join(os.path.dirname(path), "." + os.path.basename(path) + TMP_SUFFIX)
@@ -226,16 +271,33 @@ def bundle_libs(bundle):
 
 
 def load_manifest(drive, say):
-    """{drive path: {"sha256", "bytes"}} of what deploy installed: {} when there is none,
-    None when it is unreadable (deploy then removes nothing and writes a new one)."""
-    if not os.path.exists(os.path.join(drive, MANIFEST)):
-        return {}
+    """({drive path: {"sha256", "bytes"}} of what deploy installed, True if the manifest
+    must be written anew): ({}, True) when there is none; (None, True) when it is
+    unreadable: it is kept aside (renamed, never deleted), and deploy then removes nothing
+    and knows its own files by their content. A path that would leave the drive (absolute,
+    '..', through a link) is refused and dropped, whatever its hash."""
+    path = os.path.join(drive, MANIFEST)
+    if not os.path.exists(path):
+        return {}, True
     try:
-        files = json.loads(read(os.path.join(drive, MANIFEST)).decode("utf-8"))["files"]
-        return {k: v for k, v in files.items() if isinstance(v, dict) and "sha256" in v}
+        files = json.loads(read(path).decode("utf-8"))["files"]
+        files = {k: v for k, v in files.items() if isinstance(v, dict) and "sha256" in v}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        say("warning: %s is unreadable; treating it as empty (nothing will be removed)" % MANIFEST)
-        return None
+        aside = path + ".unreadable-" + time.strftime("%Y%m%d-%H%M%S")
+        try:
+            os.replace(path, aside)
+            kept = "kept as %s" % os.path.basename(aside)
+        except OSError as e:
+            kept = "could not be set aside (%s)" % e
+        say("warning: %s is unreadable (%s); deploy removes nothing this time and knows "
+            "its own files by their content" % (MANIFEST, kept))
+        return None, True
+    refused = [rel for rel in sorted(files) if not inside(drive, rel)]
+    for rel in refused:
+        say("warning: %s lists %r, which is not a file inside the drive: ignored, and "
+            "never touched" % (MANIFEST, rel))
+        del files[rel]
+    return files, bool(refused)
 
 
 def save_manifest(drive, files, version):
@@ -251,7 +313,7 @@ def entry(data):
 
 def explain(err, drive):
     """A plain-words reason for an OSError on the drive."""
-    if not os.path.isdir(drive):
+    if not still_there(drive):
         return "the drive is gone (unplugged, or the board reset and is remounting it)"
     reason = {
         errno.EROFS: "the drive is read-only (mounted read-only by the computer, or boot.py made "
@@ -382,6 +444,7 @@ def library(args, drive, major, say):
 def deploy(args, candidates, root):
     say = print
     drive, version, major = locate(args, candidates, say)
+    _MOUNTED[drive] = identify(drive)
     libs, circup = library(args, drive, major, say)
     compiler = find_mpy_cross(args, say)
     build = tempfile.mkdtemp(prefix="california-speed-mpy-")
@@ -398,8 +461,9 @@ def copy_all(args, drive, version, libs, circup, root, compiled, say):
         say("warning: the project has no settings.toml; the board keeps its own or uses the "
             "firmware's defaults")
     try:
-        old = load_manifest(drive, say)
-        rewrite, old = old is None or not os.path.exists(os.path.join(drive, MANIFEST)), old or {}
+        old, rewrite = load_manifest(drive, say)
+        by_content = old is None or not os.path.exists(os.path.join(drive, MANIFEST))
+        old = old or {}
         items, stale = plan(drive, sources(root, libs, compiled), old, args,
                             libs_managed=bool(libs))
     except OSError as e:
@@ -457,13 +521,13 @@ def copy_all(args, drive, version, libs, circup, root, compiled, say):
     for it in items:
         if it["act"] == "keep":
             say("kept    %s (%s)" % (it["dest"], it["note"]))
-        elif it["act"] == "same" and it["dest"] in new:
-            new[it["dest"]] = entry(it["data"])
+        elif it["act"] == "same" and (it["dest"] in new or by_content):
+            new[it["dest"]] = entry(it["data"])  # what deploy would write: its own, by content
 
     removed = []
     for kind, dest in stale if len(copied) == len(copies) else ():
         try:
-            if kind == "remove":
+            if kind == "remove" and inside(drive, dest):
                 os.remove(drive_path(drive, dest))
                 removed.append(dest)
         except OSError as e:
@@ -475,7 +539,7 @@ def copy_all(args, drive, version, libs, circup, root, compiled, say):
             say("warning: %s shadows %s.mpy (the board imports a .py first): delete it, or "
                 "the board runs the old code" % (dest, dest[:-3]))
 
-    gone = not os.path.isdir(drive)
+    gone = not still_there(drive)
     for it in items:  # verify: read every project file on the drive back
         if not gone and (it["act"] == "same" or it["dest"] in copied):
             try:
