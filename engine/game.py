@@ -35,6 +35,8 @@ _CARDS = const(52)
 _HALF_DECK = const(26)
 _MAX_PILES = const(12)
 _NO_CARD = const(255)
+_OLD_MS = const(1 << 25)  # stamps older than this (9 h) are kept at this age (see _time)
+_AGE_MS = const(1 << 24)  # how often the stamps are aged
 
 
 class Game:
@@ -94,6 +96,9 @@ class Game:
         self.games = 0  # games dealt in this match
         self.started_at = 0
         self.ended_at = 0
+        self._now = 0  # the latest time the game has seen
+        self._aged_at = 0  # when the stamps were last aged
+        self.restamps = 0  # times the stamps moved (the clock went back, or they were aged)
         self.covers = 0  # per game
         self.fouls = 0
         self.stalls = 0
@@ -236,21 +241,21 @@ class Game:
             return INVALID
         if self.phase == READY or self.phase >= GAME_OVER:
             return IGNORED
-        self._end(DRAW, now)
+        self._end(DRAW, self._time(now))
         return ENDED
 
     def tick(self, now: int) -> int:
         """Fire due timers: stall -> collect -> redeal; finish -> game over. DEALT, ENDED or IGNORED."""
         if not valid_ticks(now):
             return INVALID
-        return self._advance(now)
+        return self._advance(self._time(now))
 
     def press(self, player: int, pile: int, now: int) -> int:
         """A player presses a pile: COVERED, FOUL, COLLISION, LOCKED, IGNORED or INVALID."""
         if (player != A and player != B) or type(player) is not int \
                 or not self._is_pile(pile) or not valid_ticks(now):
             return INVALID
-        self._advance(now)
+        self._advance(self._time(now))
         if pile == self._last_pile and now == self._last_at and player != self._last_player \
                 and self._deck_len[player] > 0:
             # Both pressed this pile at the same instant: a coin decides whose card lies there.
@@ -279,6 +284,38 @@ class Game:
         return self._cover(player, pile, now)
 
     # ---- internals ----
+
+    def _time(self, now: int) -> int:
+        """The game's clock; returns now. A `now` behind the latest one seen, by any amount,
+        means no time passed: every stamp moves back with it. Every _AGE_MS, stamps older
+        than _OLD_MS are brought to that age (no rule window is near it), so ticks_diff,
+        which spans 2**28 ms, compares right however long a game is left alone."""
+        d = ticks_diff(now, self._now)
+        if d < 0:
+            self._restamp(d, -1)
+        elif ticks_diff(now, self._aged_at) >= _AGE_MS:
+            self._aged_at = now
+            self._restamp(0, ticks_add(now, -_OLD_MS))
+        self._now = now
+        return now
+
+    def _restamp(self, d: int, oldest: int) -> None:
+        """Move every stamp by d ms; with oldest >= 0, none earlier than oldest."""
+        self.restamps += 1
+        changed = self._changed
+        for p in range(_MAX_PILES):
+            changed[p] = _moved(changed[p], d, oldest)
+        lock = self._lock_at
+        lock[A] = _moved(lock[A], d, oldest)
+        lock[B] = _moved(lock[B], d, oldest)
+        self._stall_at = _moved(self._stall_at, d, oldest)
+        self._finish_at = _moved(self._finish_at, d, oldest)
+        self._last_at = _moved(self._last_at, d, oldest)
+        self._last_changed = _moved(self._last_changed, d, oldest)
+        self.last_change = _moved(self.last_change, d, oldest)
+        self.started_at = _moved(self.started_at, d, oldest)
+        self.ended_at = _moved(self.ended_at, d, oldest)
+        self._aged_at = _moved(self._aged_at, d, -1)
 
     def _is_pile(self, pile: int) -> bool:
         return type(pile) is int and 0 <= pile < self.piles
@@ -431,6 +468,8 @@ class Game:
         self.deadlocked = False
         self.started_at = now
         self.ended_at = now
+        self._now = now
+        self._aged_at = now
         self.games += 1
         self._deal(now)
         return DEALT
@@ -511,3 +550,9 @@ class Game:
         i = (self._deck_head[player] + self._deck_len[player]) % _CARDS
         self._decks[player * _CARDS + i] = card
         self._deck_len[player] += 1
+
+
+def _moved(t: int, d: int, oldest: int) -> int:
+    """Stamp t moved by d ms, and no earlier than oldest (when oldest >= 0)."""
+    t = ticks_add(t, d)
+    return oldest if oldest >= 0 and ticks_diff(t, oldest) < 0 else t

@@ -32,6 +32,10 @@ step_st = st.one_of(
     st.tuples(st.just("press"), st.integers(0, 1), st.integers(0, 11), st.integers(-20, 400)),
     smart_st, smart_st, smart_st, smart_st,
     st.tuples(st.just("tick"), st.just(0), st.just(0), st.integers(0, 3000)),
+    # the clock going back by any amount, or jumping far on (any clock is taken)
+    st.tuples(st.sampled_from(["press", "tick"]), st.integers(0, 1), st.integers(0, 11),
+              st.integers(-TICKS_PERIOD + 1, TICKS_PERIOD - 1)),
+    st.tuples(st.just("tick"), st.just(0), st.just(0), st.integers(1 << 24, 1 << 27)),
     st.tuples(st.just("bad"), bad_value, bad_value, bad_value),
     st.tuples(st.just("next"), st.just(0), st.just(0), st.integers(0, 100)),
 )

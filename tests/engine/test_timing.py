@@ -132,3 +132,36 @@ def test_next_timer_says_when_the_stall_or_finish_ends():
     g.press(A, 0, T)
     g.press(B, 4, T + 100)
     assert g.phase == STALL and g.next_timer() == T + 100 + 1000
+
+
+def test_a_clock_that_goes_back_counts_as_no_time_passed():
+    # B empties their deck "500 ms before" A did: no time passed, so both finished at
+    # once, inside the tie window: a draw (and no crash, whatever the clock says).
+    from engine import DRAW, GAME_OVER
+    from enginetest import all_cards
+    g = stacked("5c 9d Jh 2s 7c", "5d Kc 3h 8s 4c")
+    assert g.press(A, 0, T) == COVERED
+    assert g.press(B, 4, T - 500) == COVERED
+    assert g.phase == GAME_OVER and g.game_result == DRAW
+    cards = all_cards(g)
+    assert len(cards) == len(set(cards)) == 10  # the stacked cards, each once
+
+
+def test_a_clock_that_goes_far_back_changes_nothing_but_the_time():
+    g = stacked(DECK_A, DECK_B)
+    before = g.changed_at(0)
+    assert g.tick((T - (1 << 28) + 5) % TICKS_PERIOD) == IGNORED  # 74 hours back
+    assert g.press(A, 0, (T - (1 << 28) + 200) % TICKS_PERIOD) == COVERED
+    assert g.changed_at(0) != before and deck(g, A) == "8c"
+
+
+def test_a_game_left_alone_for_days_plays_on():
+    # Ticks go on (the main loop) while nobody presses for 1.5 * 2**28 ms (112 hours):
+    # a press then covers; it is not taken as pressed just after the last change.
+    g = stacked(DECK_A, DECK_B)
+    t = T
+    for _ in range(24):
+        t = (t + (1 << 24)) % TICKS_PERIOD
+        assert g.tick(t) == IGNORED
+    assert g.press(A, 0, t) == COVERED
+    assert g.press(B, 1, t) == FOUL and g.locked(B, t) and not g.locked(B, (t + 400) % TICKS_PERIOD)
