@@ -63,7 +63,7 @@ class App:
         self.kit = Kit()
         self.sound = sound.Sound(hw.buzzer)
         gc.collect()  # a quiet point: what the imports left, before the nvm's 4 KB read
-        self.log = Log(hw.nvm)
+        self.log = Log(hw.nvm, hw.feed)
         self.settings = Settings()
         self.stats = Stats()
         self._load()

@@ -31,6 +31,8 @@ except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from collections.abc import Callable
+
     from nvm import ByteArray
 
 _MAGIC = const(0xA5)
@@ -39,6 +41,7 @@ _OVERHEAD = const(5)  # head + 2 CRC bytes
 _MAX_KIND = const(254)
 _MAX_PAYLOAD = const(200)
 _WINDOW = const(512)  # bytes of the sector in memory at a time while loading
+_BUDGET = const(3)  # a load checks CRCs of at most this many times the sector's bytes
 _MAGIC_BYTE = b"\xa5"
 _ERASED = b"\xff"
 
@@ -80,12 +83,16 @@ class Log:
     end is where the next append starts; appends and compactions count the writes made.
     """
 
-    def __init__(self, nvm: "ByteArray | bytearray") -> None:
+    def __init__(self, nvm: "ByteArray | bytearray",
+                 feed: "Callable[[], None] | None" = None) -> None:
         self._nvm = nvm
+        self._feed = feed  # called while loading (the watchdog)
         self.size = len(nvm)
         self.appends = 0
         self.compactions = 0
         self.end = 0
+        self.steps = 0  # bytes the last load checked the CRC of, plus windows read
+        self.damaged = False  # the last load gave up on garbage (see load)
         self._payloads = {}  # type: dict[int, bytes]
         self.load()
 
@@ -93,12 +100,18 @@ class Log:
         """(Re)read the nvm: the newest valid record of each kind, and the end of the log.
 
         The sector is read _WINDOW bytes at a time (a whole record always fits in a
-        window), so loading never needs 4 KB of heap in one piece."""
-        size, nvm = self.size, self._nvm
+        window), so loading never needs 4 KB of heap in one piece. The work is bounded:
+        CRCs of at most _BUDGET times the sector's size in bytes, so even a sector of
+        garbage made of record heads loads in time proportional to its size; past that
+        budget the rest counts as garbage (damaged is set) and only its end is found."""
+        size, nvm, feed = self.size, self._nvm, self._feed
         payloads = {}
         i = last = base = 0
+        budget = _BUDGET * size
         buf = nvm[0:min(_WINDOW, size)]
+        steps = 1
         stop = _used_end(buf, 0)  # the log ends after the last byte that is not 0xFF
+        self.damaged = False
         while True:
             k = buf.find(_MAGIC_BYTE, i - base)  # skips erased runs and garbage at C speed
             at_end = base + len(buf) >= size
@@ -107,6 +120,9 @@ class Log:
                     break
                 base = base + k if k >= 0 else base + len(buf)  # the window moves on
                 buf = nvm[base:min(size, base + _WINDOW)]
+                steps += 1
+                if feed is not None:
+                    feed()
                 stop = max(stop, _used_end(buf, base))
                 i = base
                 continue
@@ -117,6 +133,11 @@ class Log:
             n = buf[k + 2]
             j = k + _HEAD + n
             if 0 < kind <= _MAX_KIND and 0 < n <= _MAX_PAYLOAD and base + j + 2 <= size:
+                steps += j - k
+                if steps > budget:
+                    self.damaged = True
+                    stop = max(stop, self._used_after(base + len(buf)))
+                    break
                 crc = 0xFFFF
                 for b in memoryview(buf)[k:j]:  # crc16(), inlined
                     x = (crc >> 8) ^ b
@@ -130,6 +151,18 @@ class Log:
             i += 1
         self.end = last if last > stop else stop
         self._payloads = payloads
+        self.steps = steps
+
+    def _used_after(self, at: int) -> int:
+        """The end of the last byte that is not 0xFF from at on (0 if none)."""
+        stop = 0
+        while at < self.size:
+            buf = self._nvm[at:min(self.size, at + _WINDOW)]
+            if self._feed is not None:
+                self._feed()
+            stop = max(stop, _used_end(buf, at))
+            at += len(buf)
+        return stop
 
     def get(self, kind: int) -> bytes | None:
         """The newest payload saved for kind (bytes), or None."""

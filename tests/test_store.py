@@ -478,3 +478,37 @@ def test_store_runs_in_micropython():
     assert r.lines("GOT") == [["b'nine'", "True", "True"]], r.output
     assert r.lines("COUNTS") == [["3", "3"]], r.output
     assert r.lines("CRC") == [[str(0x29B1)]], r.output
+
+
+ADVERSARIAL = {
+    "all 0xA5": b"\xa5" * SIZE,
+    "heads of the longest records": b"\xa5\x01\xc8" * (SIZE // 3) + b"\xa5" * (SIZE % 3),
+    "heads one byte apart": bytes((0xA5, 0xA5, 0xC8, 0x00) * (SIZE // 4)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ADVERSARIAL))
+def test_loading_garbage_of_record_heads_takes_steps_in_proportion_to_the_size(name):
+    log = Log(nvm_with(ADVERSARIAL[name]))
+    windows = SIZE // 512 + 2
+    record = 205  # the candidate that crosses the budget is counted whole
+    assert log.steps <= 3 * SIZE + record + windows, log.steps  # unbounded: ~170 x SIZE
+    assert log.damaged and log.end == SIZE
+    log.put(7, b"after the garbage")  # the sector is rewritten: the save still lands
+    assert Log(log._nvm).get(7) == b"after the garbage"
+
+
+def test_a_healthy_full_log_loads_within_the_budget_and_is_not_damaged():
+    nvm = NVM()
+    log = Log(nvm)
+    for i in range(400):
+        log.put(1 + i % 3, bytes([i & 0xFF]) * (1 + i % 30))
+    again = Log(nvm)
+    assert not again.damaged and again.steps <= SIZE + SIZE // 512 + 2
+    assert again.get(1) == log.get(1) and again.get(3) == log.get(3)
+
+
+def test_loading_feeds_the_watchdog_as_it_reads():
+    fed = []
+    Log(nvm_with(ADVERSARIAL["all 0xA5"]), feed=lambda: fed.append(1))
+    assert len(fed) >= SIZE // 512 - 1
