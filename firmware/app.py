@@ -7,6 +7,7 @@ contract (hw: display, keys, keymap, buzzer, nvm, ticks_ms, idle, feed, console,
 the engine. run() restarts the app after an unexpected error, showing it first.
 """
 import gc
+import time
 
 from engine.ticks import ticks_diff
 from firmware import sound
@@ -37,6 +38,7 @@ _DOUBLE_MS = const(500)
 _EXIT_HOLD_MS = const(1500)  # hold MENU this long to leave the self-test
 _BOOT_MS = const(300)  # keys reported this soon after start-up were held at power-up
 _DEEP_SLEEP_AFTER_MS = const(600000)  # screen off this long: deep sleep, if the board can
+_RETRY_S = const(3)  # the hardware would not start: try again this much later
 
 _KEYS_LOST = b"KEYS LOST"
 _UNKNOWN = b"KEY ?"
@@ -394,8 +396,18 @@ def _wait_for_key(hw: "Target") -> None:
 
 def run(target: "TargetModule", app_options: dict | None = None, **options: object) -> "Target":
     """Start the handheld on a hardware target (hardware.pico, or hardware.virtual);
-    after an unexpected error, show it, print the traceback and restart on a key."""
-    hw = target.init(**options)
+    after an unexpected error, show it, print the traceback and restart on a key. If the
+    hardware itself cannot start, say why on the console and start it again (on the
+    board: code.py afresh, its pins free) a few seconds later."""
+    while True:
+        try:
+            hw = target.init(**options)
+            break
+        except Exception as e:  # whatever settings.toml or the wiring say: never stop
+            gc.collect()
+            print("California Speed could not start: %r; trying again in %d s" % (e, _RETRY_S))
+            time.sleep(_RETRY_S)
+            target.restart()
     while not hw.stop_requested():
         try:
             App(hw, **(app_options or {})).run()

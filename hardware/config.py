@@ -1,8 +1,10 @@
 """Reads the handheld's settings (settings.toml on the board) against the pin map.
 
 Board-neutral: the caller passes getenv (os.getenv on the board, a dict's get on the
-desktop), a test for pin names, and where to say things. A missing value takes the
-default; a bad one takes the default and the console names the key, the value and why.
+desktop), what a pin name means, and where to say things. A missing value takes the
+default; a bad one takes the default and the console names the key, the value and why,
+one line for each. Whatever settings.toml says, the result is a pin map the board can
+start with.
 """
 from hardware import pinmap
 
@@ -10,18 +12,18 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from collections.abc import Callable
 
 
-def _check(setting: tuple, value: object, pin_ok: "Callable[[str], bool]") -> str | int | None:
+def _check(setting: tuple, value: object, pin_of: "Callable[[str], object]") -> str | int | None:
     kind = setting[1]
     if kind == "pin":
-        return value if isinstance(value, str) and pin_ok(value) else None
+        return value if isinstance(value, str) and pin_of(value) else None
     if kind == "pins":
         if not isinstance(value, str):
             return None
         names = [n.strip() for n in value.split(",")]
-        if len(names) != 8 or not all(pin_ok(n) for n in names):
+        if len(names) != 8 or not all(pin_of(n) for n in names):
             return None
         return ",".join(names)
-    if isinstance(value, str):  # newer CircuitPython gives every value as text
+    if isinstance(value, str):  # CircuitPython 10 gives every value as text
         try:
             value = int(value.strip(), 0)
         except ValueError:
@@ -33,28 +35,50 @@ def _check(setting: tuple, value: object, pin_ok: "Callable[[str], bool]") -> st
     return value if setting[4] <= value <= setting[5] else None
 
 
-def read(getenv: "Callable[[str], object]", pin_ok: "Callable[[str], bool]",
+def read(getenv: "Callable[[str], object]", pin_of: "Callable[[str], object]",
          console: "Callable[[str], None]") -> dict:
-    """{settings.toml key: value} for every setting of the pin map, checked."""
+    """{settings.toml key: value} for every setting of the pin map, checked; never raises
+    for what settings.toml says. pin_of(name) is the pin a name means (the board's pin
+    object; any value that is the same for two names of one pin), or None if it is not a
+    pin the handheld may use. Pins are compared as pins, so no pin serves twice; a fallback
+    that would clash takes the whole default pin map, which is clash-free."""
     values = {}  # type: dict
     for s in pinmap.SETTINGS:
-        value = getenv(s[0])
+        try:
+            value = getenv(s[0])
+        except Exception as e:  # a settings.toml the board cannot read
+            console("settings.toml: %s cannot be read (%r); using %r" % (s[0], e, s[2]))
+            value = None
         if value is None:
             values[s[0]] = s[2]
             continue
-        good = _check(s, value, pin_ok)
+        good = _check(s, value, pin_of)
         if good is None:
             console("settings.toml: %s = %r is not valid (%s); using %r"
                     % (s[0], value, s[3], s[2]))
             good = s[2]
         values[s[0]] = good
-    used = key_pins(values) + [values["CS_I2C_SDA"], values["CS_I2C_SCL"], values["CS_PIEZO"]]
-    if len(set(used)) != len(used):
-        twice = sorted(set(p for p in used if used.count(p) > 1))
+    if not pinmap.i2c_pair(values["CS_I2C_SDA"], values["CS_I2C_SCL"]):
+        console("settings.toml: SDA=%s SCL=%s are not a pair of one I2C block; using %s/%s"
+                % (values["CS_I2C_SDA"], values["CS_I2C_SCL"], pinmap.default("CS_I2C_SDA"),
+                   pinmap.default("CS_I2C_SCL")))
+        values["CS_I2C_SDA"] = pinmap.default("CS_I2C_SDA")
+        values["CS_I2C_SCL"] = pinmap.default("CS_I2C_SCL")
+    names = all_pins(values)
+    pins = [pin_of(n) for n in names]
+    twice = [n for i, n in enumerate(names) if pins[i] in pins[:i]]
+    if twice:
         console("settings.toml: pin %s used twice; using the default pin map"
-                % ", ".join(twice))
-        values = {s[0]: s[2] for s in pinmap.SETTINGS}
+                % ", ".join(sorted(set(twice))))
+        for s in pinmap.SETTINGS:
+            if s[1] in ("pin", "pins"):
+                values[s[0]] = s[2]
     return values
+
+
+def all_pins(values: dict) -> list[str]:
+    """Every pin the handheld uses: the 17 keys, then SDA, SCL and the piezo."""
+    return key_pins(values) + [values["CS_I2C_SDA"], values["CS_I2C_SCL"], values["CS_PIEZO"]]
 
 
 def key_pins(values: dict) -> list[str]:

@@ -92,3 +92,8 @@ class TargetModule(Protocol):
     def init(self, **options: Any) -> Target:
         """Build the hardware objects (nothing heavy happens at import)."""
         ...
+
+    def restart(self) -> None:
+        """After init() failed: start afresh (the board reloads code.py; the desktop lets
+        init() be called again)."""
+        ...

@@ -119,10 +119,11 @@ def _pin(name: str) -> microcontroller.Pin:
     return getattr(board, name)
 
 
-def pin_ok(name: str) -> bool:
-    """True for a GPIO name of the Pico's header (GP0-GP22, GP26-GP28) that this board has
-    as a pin: not any attribute of board (LED, board_id, STEMMA_I2C)."""
-    return name in pinmap.GP_NAMES and isinstance(getattr(board, name, None), microcontroller.Pin)
+def pin_of(name: str) -> "microcontroller.Pin | None":
+    """The pin a GPIO name of the Pico's header (GP0-GP22, GP26-GP28) means on this board;
+    None for any other name (A0, LED, board_id, STEMMA_I2C) or one the board lacks."""
+    pin = getattr(board, name, None) if name in pinmap.GP_NAMES else None
+    return pin if isinstance(pin, microcontroller.Pin) else None
 
 
 def _make_keys() -> keypad.Keys:
@@ -135,23 +136,13 @@ def init(**_options: object) -> "Target":
     """Build the hardware contract's objects; returns this module."""
     global display, keys, buzzer, nvm, _watchdog
     displayio.release_displays()
-    cfg = config.read(os.getenv, pin_ok, console)
+    cfg = config.read(os.getenv, pin_of, console)  # a pin map that can start, whatever it says
     info.update(cfg)
     info["woke"] = _woken_by_alarm()
-    pins = [cfg["CS_I2C_SDA"], cfg["CS_I2C_SCL"]]
 
     def make_i2c() -> busio.I2C:
-        try:
-            return busio.I2C(_pin(pins[1]), _pin(pins[0]), frequency=cfg["CS_I2C_HZ"])
-        except ValueError as e:  # not an I2C pair on this board: back to the default pins
-            sda, scl = pinmap.default("CS_I2C_SDA"), pinmap.default("CS_I2C_SCL")
-            if pins == [sda, scl]:
-                raise
-            console("settings.toml: SDA=%s SCL=%s cannot be an I2C pair (%s); using %s/%s"
-                    % (pins[0], pins[1], e, sda, scl))
-            pins[0], pins[1] = str(sda), str(scl)
-            info["CS_I2C_SDA"], info["CS_I2C_SCL"] = sda, scl
-            return busio.I2C(_pin(pins[1]), _pin(pins[0]), frequency=cfg["CS_I2C_HZ"])
+        return busio.I2C(_pin(cfg["CS_I2C_SCL"]), _pin(cfg["CS_I2C_SDA"]),
+                         frequency=cfg["CS_I2C_HZ"])
 
     where = "SDA=%s SCL=%s" % (cfg["CS_I2C_SDA"], cfg["CS_I2C_SCL"])
     display = oled.open_display(make_i2c, cfg["CS_I2C_ADDRESS"], where, console, time.sleep)

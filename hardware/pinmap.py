@@ -28,6 +28,16 @@ SETTINGS = (
 )
 
 
+def i2c_pair(sda: object, scl: object) -> bool:
+    """True when SDA and SCL can be the two pins of one RP2040 I2C block: SDA an even GPIO,
+    SCL an odd one, both of I2C0 (GPIO // 2 even) or both of I2C1."""
+    if not (isinstance(sda, str) and isinstance(scl, str) and sda in GP_NAMES
+            and scl in GP_NAMES):
+        return False
+    a, b = int(sda[2:]), int(scl[2:])
+    return a % 2 == 0 and b % 2 == 1 and (a // 2) % 2 == (b // 2) % 2
+
+
 def default(name: str) -> str | int | None:
     """The default value of a setting, or None if there is no such setting."""
     for s in SETTINGS:

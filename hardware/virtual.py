@@ -30,6 +30,11 @@ NVM_SIZE = 4096
 BOOT_TICKS = 0x1FFF0000
 
 
+def _pin_of(name):
+    """The pin a settings.toml name means on a Pico: its own name, for the header's GPIOs."""
+    return name if name in pinmap.GP_NAMES else None
+
+
 class RealClock:
     """ticks_ms from the desktop's monotonic clock, from `start`, wrapping at 2**29 like
     the board's."""
@@ -196,8 +201,7 @@ class Handheld:
         self.realtime = realtime
         self.clock = RealClock(start_ms) if realtime else SimClock(start_ms)
         self.boot = self.clock.now  # ticks_ms at power-on
-        self.info = config.read((settings or {}).get, pinmap.GP_NAMES.__contains__,
-                                self.console)
+        self.info = config.read((settings or {}).get, _pin_of, self.console)
         self.i2c = VirtualI2C(frequency=self.info["CS_I2C_HZ"])
         self.oled = VirtualSSD1306(address=self.info["CS_I2C_ADDRESS"])
         self._absent_for = display_answers_after  # retries before the display answers
@@ -315,3 +319,7 @@ class Handheld:
 def init(**options):
     """A virtual handheld (see Handheld for the options)."""
     return Handheld(**options)
+
+
+def restart():
+    """After init() failed: nothing to undo on the desktop; init() is called again."""

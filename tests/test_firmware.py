@@ -183,6 +183,62 @@ def test_a_pin_used_twice_falls_back_to_the_default_pin_map():
     assert hw.info["CS_MENU"] == "GP14"
 
 
+def test_whatever_settings_toml_says_the_board_starts_and_says_what_it_ignored():
+    from hardware import config, pinmap
+    cases = [
+        ({"CS_MENU": "A0"}, ["CS_MENU = 'A0' is not valid"]),  # GP26's other name: a key
+        ({"CS_MENU": "board_id", "CS_PIEZO": "__name__"},
+         ["CS_MENU = 'board_id' is not valid", "CS_PIEZO = '__name__' is not valid"]),
+        # not a pair; and GP5, the default SCL, now carries a key: the fallback must not clash
+        ({"CS_I2C_SDA": "GP4", "CS_I2C_SCL": "GP7",
+          "CS_KEYS_A": "GP6,GP5,GP8,GP9,GP10,GP11,GP12,GP13"},
+         ["SDA=GP4 SCL=GP7 are not a pair", "pin GP5 used twice; using the default pin map"]),
+    ]
+    for settings, expected in cases:
+        hw = virtual.init(seed=1, settings=settings)
+        said = "\n".join(hw.console_lines)
+        for text in expected:
+            assert text in said, (settings, said)
+        assert len(hw.console_lines) == len(expected), said  # one line per ignored value
+        pins = config.all_pins(hw.info)
+        assert len(set(pins)) == len(pins) and pinmap.i2c_pair(hw.info["CS_I2C_SDA"],
+                                                              hw.info["CS_I2C_SCL"])
+        app = App(hw, Rules())
+        app.step()
+        assert hw.oled.initialized and any(hw.oled.frame())
+
+
+def test_a_settings_file_the_board_cannot_read_takes_the_defaults():
+    from hardware import config, pinmap
+    said = []
+
+    def broken(key):
+        raise ValueError("Invalid byte '\\n'")  # what CircuitPython 10.0's getenv raised
+    values = config.read(broken, lambda n: n if n in pinmap.GP_NAMES else None, said.append)
+    assert values == {s[0]: s[2] for s in pinmap.SETTINGS}
+    assert len(said) == len(pinmap.SETTINGS) and "cannot be read" in said[0]
+
+
+def test_hardware_that_will_not_start_is_started_again(monkeypatch):
+    from firmware import app as app_mod
+    tries = []
+
+    class Flaky:
+        def init(self, **options):
+            tries.append(1)
+            if len(tries) < 3:
+                raise RuntimeError("No pull up found on SDA or SCL; check your wiring")
+            hw = virtual.init(seed=1)
+            hw.stop = True
+            return hw
+
+        def restart(self):
+            pass
+    monkeypatch.setattr(app_mod.time, "sleep", lambda s: None)
+    hw = app_mod.run(Flaky())
+    assert len(tries) == 3 and hw.oled.initialized
+
+
 def test_good_settings_are_used():
     hw = virtual.init(seed=1, settings={"CS_I2C_HZ": 1000000, "CS_PIEZO": "GP16"})
     assert hw.console_lines == []

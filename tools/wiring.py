@@ -154,7 +154,7 @@ def _example_message():
     from hardware import config
     said: list = []
     config.read(lambda key: "GP99" if key == "CS_MENU" else None,
-                lambda name: name in GPIO_NAMES, said.append)
+                lambda name: name if name in GPIO_NAMES else None, said.append)
     return said[0]
 
 
