@@ -3,7 +3,8 @@ scanned in the background by keypad.Keys, a piezo on a PWM pin.
 
 Pins and the I2C clock come from settings.toml (os.getenv); a missing or bad value falls
 back to the default of hardware/pinmap.py and the console says which. Nothing happens at
-import time: code.py calls init().
+import time: code.py calls init(). What only init() needs (the settings reader, the pin
+map, the display opener) is imported there and let go afterwards: about 4 KB of heap.
 """
 import os
 import sys
@@ -19,7 +20,6 @@ import pwmio
 import supervisor
 from keypad import Event  # noqa: F401  (part of the hardware contract)
 
-from hardware import config, oled, pinmap
 from hardware.keymap import KEYMAP, DEBOUNCE_SCANS
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
@@ -34,6 +34,7 @@ buzzer = None  # type: Buzzer | None
 nvm = None  # type: ByteArray | None
 info = {}  # type: dict
 _watchdog = None  # type: watchdog.WatchDogTimer | None
+_key_pins = []  # type: list[microcontroller.Pin]  # in key-number order
 
 
 def ticks_ms() -> int:
@@ -122,22 +123,25 @@ def _pin(name: str) -> microcontroller.Pin:
 def pin_of(name: str) -> "microcontroller.Pin | None":
     """The pin a GPIO name of the Pico's header (GP0-GP22, GP26-GP28) means on this board;
     None for any other name (A0, LED, board_id, STEMMA_I2C) or one the board lacks."""
-    pin = getattr(board, name, None) if name in pinmap.GP_NAMES else None
+    from hardware.pinmap import GP_NAMES
+    pin = getattr(board, name, None) if name in GP_NAMES else None
     return pin if isinstance(pin, microcontroller.Pin) else None
 
 
 def _make_keys() -> keypad.Keys:
-    return keypad.Keys([_pin(n) for n in config.key_pins(info)], value_when_pressed=False,
+    return keypad.Keys(_key_pins, value_when_pressed=False,
                        pull=True, interval=info["CS_KEY_INTERVAL_MS"] / 1000, max_events=64,
                        debounce_threshold=DEBOUNCE_SCANS)
 
 
 def init(**_options: object) -> "Target":
     """Build the hardware contract's objects; returns this module."""
-    global display, keys, buzzer, nvm, _watchdog
+    global display, keys, buzzer, nvm, _watchdog, _key_pins
+    from hardware import config, oled
     displayio.release_displays()
     cfg = config.read(os.getenv, pin_of, console)  # a pin map that can start, whatever it says
     info.update(cfg)
+    _key_pins = [_pin(n) for n in config.key_pins(cfg)]
     info["woke"] = _woken_by_alarm()
 
     def make_i2c() -> busio.I2C:
@@ -150,7 +154,18 @@ def init(**_options: object) -> "Target":
     buzzer = Buzzer(_pin(cfg["CS_PIEZO"]))
     nvm = microcontroller.nvm
     _watchdog = _start_watchdog()
+    _unload("config", "oled", "pinmap")
     return sys.modules[__name__]  # type: ignore[return-value]  # this module is the target
+
+
+def _unload(*names: str) -> None:
+    """Let modules of the hardware package go (their code leaves the heap at the next
+    collection); an import brings one back if it is wanted again."""
+    import hardware
+    for name in names:
+        sys.modules.pop("hardware." + name, None)
+        if hasattr(hardware, name):
+            delattr(hardware, name)
 
 
 def _woken_by_alarm() -> bool:
