@@ -96,6 +96,7 @@ class NVM:
         self.writes = 0
         self.erases = 0
         self._cut_after = None
+        self._lock = _lock(path) if path else None
         if path and os.path.exists(path):
             with open(path, "rb") as f:
                 saved = f.read(size)
@@ -154,9 +155,43 @@ class NVM:
         self._save()
 
     def _save(self):
+        """Into the file as a whole: a temporary file, flushed to the disk, then renamed
+        over the old one, so a kill at any moment leaves the old contents or the new."""
         if self.path:
-            with open(self.path, "wb") as f:
-                f.write(self.data)
+            tmp = "%s.tmp-%d" % (self.path, os.getpid())
+            try:
+                with open(tmp, "wb") as f:
+                    f.write(self.data)
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(tmp, self.path)
+            except BaseException:
+                try:
+                    os.remove(tmp)
+                except OSError:
+                    pass
+                raise
+
+
+class NVMInUse(Exception):
+    """Another process keeps its handheld's nvm in the same file."""
+
+
+def _lock(path):
+    """Hold path + '.lock' for this process: a second handheld on the same nvm file would
+    overwrite the first one's saves. Raises NVMInUse; where the OS has no flock, no lock."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    f = open(path + ".lock", "a+")
+    try:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise NVMInUse("%s is in use by another virtual handheld (make play); close it, or "
+                       "give this one another file with --nvm FILE" % path)
+    return f
 
 
 def _refresh_like_the_board(display):

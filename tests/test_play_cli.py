@@ -1,10 +1,14 @@
 """make play's command line: the headless scripted mode and bad arguments."""
+import os
 import subprocess
 import sys
 
+import pytest
 from PIL import Image
 
 from tools import mpy, scenes
+
+ROOT = mpy.ROOT
 
 
 def _play(*args):
@@ -131,3 +135,54 @@ def test_the_readme_screenshot_is_what_the_headless_mode_makes(tmp_path):
     made = Image.open(png).convert("L").tobytes()
     committed = Image.open(mpy.ROOT + "/docs/screenshot.png").convert("L").tobytes()
     assert made == committed, "docs/screenshot.png is stale: run make screenshot"
+
+
+def test_nvm_saves_survive_a_kill_at_any_moment(tmp_path, monkeypatch):
+    from hardware import virtual
+    path = str(tmp_path / "nvm.bin")
+    nvm = virtual.NVM(path)
+    nvm[0:3] = b"old"
+    before = open(path, "rb").read()
+    for step in ("write", "fsync", "replace"):
+        real = {"write": None, "fsync": os.fsync, "replace": os.replace}
+
+        def killed(*a, **k):
+            raise KeyboardInterrupt("killed")
+        if step == "fsync":
+            monkeypatch.setattr(os, "fsync", killed)
+        elif step == "replace":
+            monkeypatch.setattr(os, "replace", killed)
+        else:
+            monkeypatch.setattr(virtual, "open", lambda *a, **k: (_ for _ in ()).throw(
+                KeyboardInterrupt("killed")), raising=False)
+        with pytest.raises(KeyboardInterrupt):
+            nvm[3:6] = b"new"
+        monkeypatch.undo()
+        assert open(path, "rb").read() == before, step  # the old contents, whole
+        assert [p for p in os.listdir(tmp_path) if ".tmp-" in p] == []
+        nvm.data[3:6] = b"\xff\xff\xff"
+        del real
+    nvm[3:6] = b"new"
+    assert open(path, "rb").read()[:6] == b"oldnew"
+
+
+def test_a_second_handheld_on_the_same_nvm_file_is_refused(tmp_path):
+    from hardware import virtual
+    path = str(tmp_path / "nvm.bin")
+    first = virtual.NVM(path)
+    with pytest.raises(virtual.NVMInUse, match="in use by another virtual handheld"):
+        virtual.NVM(path)
+    r = subprocess.run([sys.executable, "-m", "tools.play", "--terminal", "--nvm", path],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "in use by another virtual handheld" in r.stderr
+    del first
+
+
+@pytest.mark.parametrize("where,says", [("folder", "that is a folder"),
+                                         ("missing/nvm.bin", "does not exist")])
+def test_a_bad_nvm_path_is_refused_in_words(tmp_path, where, says):
+    (tmp_path / "folder").mkdir()
+    r = subprocess.run([sys.executable, "-m", "tools.play", "--terminal", "--nvm",
+                        str(tmp_path / where)], cwd=ROOT, capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr

@@ -75,6 +75,25 @@ def _rules(args):
     return Rules(piles_per_row=args.piles or 4, wins_needed=args.wins or 2)
 
 
+def _nvm_problem(path):
+    """Why the handheld's nvm cannot be kept in path ('' when it can)."""
+    from hardware import virtual
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        return "%s: that is a folder; give a file (default .handheld-nvm.bin)" % path
+    if not os.path.isdir(folder):
+        return "%s: the folder %s does not exist" % (path, folder)
+    try:
+        held = virtual._lock(path)
+    except virtual.NVMInUse as e:
+        return str(e)
+    except OSError as e:
+        return "%s: %s" % (path, e.strerror or e)
+    if held is not None:
+        held.close()  # the handheld takes it again in a moment
+    return ""
+
+
 def _clock_start(args):
     from hardware import virtual
     return virtual.BOOT_TICKS if args.clock_start is None else args.clock_start
@@ -317,6 +336,9 @@ def main(argv=None):
         _parser().error("--clock-start must be a ticks_ms value, 0..%d" % (2 ** 29 - 1))
     if args.script:
         return _headless(args)
+    problem = _nvm_problem(args.nvm)
+    if problem:
+        _parser().exit(2, "make play: error: --nvm %s\n" % problem)
     if args.window or (not args.terminal and _has_display()):
         try:
             return _window(args)
