@@ -333,13 +333,14 @@ class VirtualKeys:
 _NUMBER = re.compile(r"[0-9]+\Z")
 
 
-def load_script(text, names=None):
+def load_script(text, names=None, max_ms=1 << 27):
     """Parse a key script into a list of (ms, key, down) in script order.
 
     One event a line: `<ms> <key> down|up` or `<ms> <key> tap [hold_ms]` (a tap is a
     down at ms and an up at ms + hold_ms, default 80). `#` starts a comment; blank
     lines are skipped. <key> is a key number or a name in `names` ({"MENU": 16}).
-    Raises ValueError naming the line number and the reason."""
+    Times and holds are at most max_ms. Raises ValueError naming the line number and
+    the reason."""
     out = []
     for number, line in enumerate(text.splitlines(), 1):
         words = line.split("#", 1)[0].split()
@@ -363,12 +364,14 @@ def load_script(text, names=None):
         else:
             raise bad("unknown key name %r" % key)
         ms = int(ms)
+        if ms > max_ms:
+            raise bad("time %d ms is past the longest script, %d ms" % (ms, max_ms))
         if action in ("down", "up"):
             out.append((ms, key, action == "down"))
         elif action == "tap":
             hold = words[3] if len(words) == 4 else str(DEFAULT_HOLD_MS)
-            if not _NUMBER.match(hold) or int(hold) < 1:
-                raise bad("hold %r is not a whole number of ms >= 1" % hold)
+            if not _NUMBER.match(hold) or not 1 <= int(hold) <= max_ms:
+                raise bad("hold %r is not a whole number of ms, 1..%d" % (hold, max_ms))
             out += [(ms, key, True), (ms + int(hold), key, False)]
         else:
             raise bad("action %r is not down, up or tap" % action)

@@ -39,30 +39,92 @@ def test_headless_script_is_the_scene_it_describes(tmp_path):
     assert got == hw.oled.frame()
 
 
-def test_bad_arguments_get_a_usage_message():
-    for args in (["--piles", "5"], ["--wins", "9"], ["--png", "x.png"], ["--seed", "-4"],
-                 ["--i2c-hz", "12"], ["--bogus"]):
-        r = _play(*args)
-        assert r.returncode == 2, args
-        assert "usage: make play" in r.stderr, args
+def _one_line_error(r, *words):
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1, r.stderr
+    assert lines[0].startswith("make play: error:") and "Traceback" not in r.stderr
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+
+
+def test_bad_arguments_get_one_line_and_status_2():
+    for args, word in ((["--piles", "5"], "--piles"), (["--wins", "9"], "--wins"),
+                       (["--png", "x.png"], "--png needs --script"), (["--seed", "-4"], "-4"),
+                       (["--i2c-hz", "12"], "12"), (["--bogus"], "--bogus"),
+                       (["--scale", "0"], "1..16"), (["--scale", "300"], "1..16"),
+                       (["--after", str(10 ** 14)], "0..3600000 ms"),
+                       (["--clock-start", "0x20000000"], "--clock-start")):
+        _one_line_error(_play(*args), word)
 
 
 def test_a_bad_script_or_deck_names_the_problem(tmp_path):
     script = tmp_path / "keys.txt"
     script.write_text("100 A0 tap\nbanana\n")
-    r = _play("--script", str(script))
-    assert r.returncode == 1 and "line 2" in r.stderr
+    _one_line_error(_play("--script", str(script)), "line 2")
     script.write_text("100 A0 tap\n")
-    r = _play("--script", str(script), "--decks", "5c 5c 9d / 2s")
-    assert r.returncode == 2 and "deck_a" in r.stderr
-    r = _play("--script", str(tmp_path / "missing.txt"))
-    assert r.returncode == 1 and "cannot read" in r.stderr
+    _one_line_error(_play("--script", str(script), "--decks", "5c 5c 9d / 2s"), "deck_a")
+    _one_line_error(_play("--script", str(tmp_path / "missing.txt")), "cannot read")
+
+
+def test_script_limits_and_bad_bytes_are_named_with_their_line(tmp_path):
+    script = tmp_path / "keys.txt"
+    cases = ((b"100 A0 tap\n200 A1 tap 100000000000000000000\n", "line 2", "hold"),
+             (b"100 A0 tap\n\n%d A0 down\n" % (1 << 28), "line 3", "past the longest"),
+             (b"100 A0 tap\n# caf\xe9\n", "line 2", "not UTF-8"))
+    for data, *words in cases:
+        script.write_bytes(data)
+        _one_line_error(_play("--script", str(script)), *words)
+
+
+def test_a_png_into_a_missing_folder_is_refused_before_the_run(tmp_path):
+    script = tmp_path / "keys.txt"
+    script.write_text("100 A0 tap\n")
+    _one_line_error(_play("--script", str(script), "--png", str(tmp_path / "no" / "x.png")),
+                    "does not exist")
 
 
 def test_the_terminal_front_end_refuses_a_pipe():
     r = subprocess.run([sys.executable, "-m", "tools.play", "--terminal"], cwd=mpy.ROOT,
                        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
-    assert r.returncode == 1 and "needs a terminal" in r.stderr
+    assert r.returncode == 2 and "needs a terminal" in r.stderr
+
+
+def test_a_window_without_a_display_says_so_and_uses_the_terminal():
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    r = subprocess.run([sys.executable, "-m", "tools.play", "--window"], cwd=mpy.ROOT,
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+                       env=env)
+    assert "no display for a window" in r.stderr and "using the terminal" in r.stderr
+    assert r.returncode == 2 and "needs a terminal" in r.stderr  # (stdin is not one here)
+
+
+def test_a_terminal_too_small_for_the_glass_says_how_big_to_make_it():
+    from tools import play
+    from hardware import virtual
+
+    class Screen:
+        def __init__(self, rows, cols):
+            self.size, self.text = (rows, cols), []
+
+        def getmaxyx(self):
+            return self.size
+
+        def erase(self):
+            self.text = []
+
+        def addstr(self, y, x, s):
+            self.text.append(s)
+
+        def refresh(self):
+            pass
+    hw = virtual.init(seed=1)
+    small = Screen(12, 40)
+    play._draw(small, hw, True, [])
+    said = "".join(small.text)
+    assert "make the window at least 66x19 (it is 40x12)" in said
+    big = Screen(24, 80)
+    play._draw(big, hw, True, [])
+    assert "make the window" not in "".join(big.text)
 
 
 def test_braille_and_block_frames_cover_the_glass():

@@ -360,7 +360,8 @@ def plan(drive, srcs, old, args, libs_managed):
 
 
 def parse(argv):
-    ap = argparse.ArgumentParser(prog="python -m tools.deploy", description=__doc__.split("\n")[0],
+    from tools.cli import Parser
+    ap = Parser(prog="make deploy", description=__doc__.split("\n")[0],
                                  epilog=__doc__.split("\n\n", 2)[2],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--to", metavar="PATH", help="the CIRCUITPY drive (default: find the mounted one)")

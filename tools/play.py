@@ -10,6 +10,8 @@ import os
 import sys
 import time
 
+from tools.cli import bounded
+
 KEYS_HELP = """\
   Player A (bottom row is yours)          Player B (top row is yours; reads upside down)
     top row:     [a] [s] [d] [f]            top row:     [j] [k] [l] [;]
@@ -36,19 +38,25 @@ for _p, _base in (("A", 0), ("B", 8)):
         KEY_NAMES["%sf%d" % (_p, _i)] = _base + 4 + _i
 
 
+MAX_MS = 3600000  # the longest script time, hold or --after: one simulated hour
+
+
 def _parser():
-    ap = argparse.ArgumentParser(prog="make play", description=__doc__.splitlines()[0],
-                                 epilog=KEYS_HELP, formatter_class=argparse.RawTextHelpFormatter)
+    from tools.cli import Parser
+    ap = Parser(prog="make play", description=__doc__.splitlines()[0],
+                epilog=KEYS_HELP, formatter_class=argparse.RawTextHelpFormatter)
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--terminal", action="store_true", help="play in the terminal")
     mode.add_argument("--window", action="store_true", help="play in a pygame window")
     mode.add_argument("--script", metavar="FILE",
                       help="headless: run key events from FILE ('<ms> <key> down|up|tap')")
     ap.add_argument("--png", metavar="FILE", help="with --script: save the final frame")
-    ap.add_argument("--scale", type=int, default=4, help="PNG pixel size (default 4)")
-    ap.add_argument("--after", type=int, default=500, metavar="MS",
+    ap.add_argument("--scale", type=bounded(1, 16), default=4,
+                    help="PNG pixel size, 1..16 (default 4)")
+    ap.add_argument("--after", type=bounded(0, MAX_MS, " ms"), default=500, metavar="MS",
                     help="with --script: run this long after the last event (default 500)")
-    ap.add_argument("--seed", type=int, help="match seed (default: random; scripts: 1)")
+    ap.add_argument("--seed", type=bounded(0, 2 ** 30 - 1),
+                    help="match seed (default: random; scripts: 1)")
     ap.add_argument("--decks", metavar="'A CARDS / B CARDS'",
                     help="stack the first game, top card first, e.g. '5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c'")
     ap.add_argument("--piles", type=int, choices=(3, 4),
@@ -59,7 +67,7 @@ def _parser():
                     help="the handheld's saved settings and statistics (default %(default)s)")
     ap.add_argument("--i2c-hz", type=int, choices=(100000, 400000, 1000000),
                     help="I2C clock (default 400000)")
-    ap.add_argument("--clock-start", type=lambda s: int(s, 0), metavar="TICKS",
+    ap.add_argument("--clock-start", type=bounded(0, 2 ** 29 - 1), metavar="TICKS",
                     help="ticks_ms at power-on (default 0x1FFF0000, as the board: the clock "
                          "wraps 65.5 s later)")
     ap.add_argument("--braille", action="store_true",
@@ -121,7 +129,7 @@ def run_script(text, *, seed=1, rules=None, settings=None, after_ms=500, start_m
     from hardware.virtual_keypad import load_script
     from firmware.app import App
     from engine.ticks import ticks_diff
-    events = load_script(text, KEY_NAMES)
+    events = load_script(text, KEY_NAMES, MAX_MS)
     hw = virtual.init(seed=seed, settings=settings,
                       start_ms=virtual.BOOT_TICKS if start_ms is None else start_ms)
     app = App(hw, rules, decks=decks)
@@ -136,11 +144,13 @@ def run_script(text, *, seed=1, rules=None, settings=None, after_ms=500, start_m
 
 
 def _headless(args):
-    try:
-        with open(args.script) as f:
-            text = f.read()
-    except OSError as e:
-        sys.exit("make play: cannot read the script: %s" % e)
+    from tools.cli import fail, read_text
+    text, problem = read_text(args.script)
+    if text is None:
+        fail("make play", problem)
+    if args.png and not os.path.isdir(os.path.dirname(os.path.abspath(args.png))):
+        fail("make play", "--png %s: the folder %s does not exist"
+             % (args.png, os.path.dirname(os.path.abspath(args.png))))
     try:
         decks = parse_decks(args.decks) if args.decks else None
         hw, app = run_script(text, seed=1 if args.seed is None else args.seed,
@@ -148,7 +158,7 @@ def _headless(args):
                              rules=_rules(args), settings=_settings(args),
                              after_ms=args.after, decks=decks)
     except ValueError as e:
-        sys.exit("make play: %s: %s" % (args.script, e))
+        fail("make play", "%s %s" % (args.script, e))
     if args.png:
         hw.oled.to_png(args.png, scale=args.scale)
     hz = hw.i2c.frequency
@@ -213,8 +223,6 @@ def _terminal(args):
     def front(stdscr):
         curses.curs_set(0)
         stdscr.nodelay(True)
-        rows, cols = stdscr.getmaxyx()
-        braille = args.braille or cols < 132 or rows < 40
         help_lines = KEYS_HELP.splitlines()
 
         def pump(handheld):
@@ -233,7 +241,8 @@ def _terminal(args):
             if handheld.i2c.bytes_sent != state["bytes"] or now - state["drawn"] > 0.5:
                 state["bytes"] = handheld.i2c.bytes_sent
                 state["drawn"] = now
-                _draw(stdscr, handheld, braille, help_lines)
+                rows, cols = stdscr.getmaxyx()  # again each time: the window may change
+                _draw(stdscr, handheld, args.braille or cols < 132 or rows < 40, help_lines)
 
         _run_interactive(args, pump)
 
@@ -242,8 +251,9 @@ def _terminal(args):
     except KeyboardInterrupt:
         pass
     except curses.error as e:
-        sys.exit("make play: the terminal is too small or not a terminal (%s); "
-                 "try a bigger window, or --script for headless use" % e)
+        from tools.cli import fail
+        fail("make play", "the terminal is too small or not a terminal (%s); try a bigger "
+             "window, or --script for headless use" % e)
 
 
 def _draw(stdscr, hw, braille, help_lines):
@@ -251,6 +261,18 @@ def _draw(stdscr, hw, braille, help_lines):
     stdscr.erase()
     lines = frame_lines(hw.oled.frame(), braille=braille)
     width = len(lines[0])
+    rows, cols = stdscr.getmaxyx()
+    need_w, need_h = width + 2, len(lines) + 3  # the glass, its frame and the status line
+    if cols < need_w or rows < need_h:
+        words = ("make the window at least %dx%d (it is %dx%d); Esc quits"
+                 % (need_w, need_h, cols, rows))
+        for y in range(min(rows, len(words) // max(cols - 1, 1) + 1)):
+            try:
+                stdscr.addstr(y, 0, words[y * (cols - 1):(y + 1) * (cols - 1)])
+            except curses.error:
+                pass
+        stdscr.refresh()
+        return
     y = 0
     try:
         stdscr.addstr(y, 0, "\u250c" + "\u2500" * width + "\u2510")
@@ -330,25 +352,23 @@ def main(argv=None):
             _parser().error(str(e))
     if args.png and not args.script:
         _parser().error("--png needs --script")
-    if args.seed is not None and not 0 <= args.seed < 2 ** 30:
-        _parser().error("--seed must be 0..%d" % (2 ** 30 - 1))
-    if args.clock_start is not None and not 0 <= args.clock_start < 2 ** 29:
-        _parser().error("--clock-start must be a ticks_ms value, 0..%d" % (2 ** 29 - 1))
     if args.script:
         return _headless(args)
     problem = _nvm_problem(args.nvm)
     if problem:
         _parser().exit(2, "make play: error: --nvm %s\n" % problem)
-    if args.window or (not args.terminal and _has_display()):
+    if args.window and not _has_display():
+        print("make play: no display for a window (DISPLAY and WAYLAND_DISPLAY are not set); "
+              "using the terminal", file=sys.stderr)
+    elif args.window or (not args.terminal and _has_display()):
         try:
             return _window(args)
         except Exception as e:  # no usable window system: the terminal always works
-            if args.window:
-                sys.exit("make play: no window (%s); try --terminal" % e)
             print("make play: no window (%s); using the terminal" % e, file=sys.stderr)
     if not sys.stdin.isatty():
-        sys.exit("make play: the terminal front end needs a terminal; "
-                 "use --script FILE for headless runs")
+        from tools.cli import fail
+        fail("make play", "the terminal front end needs a terminal; use --script FILE for "
+             "headless runs")
     return _terminal(args)
 
 

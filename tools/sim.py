@@ -291,7 +291,8 @@ def _positive(text):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m tools.sim", description=__doc__.splitlines()[0])
+    from tools.cli import Parser
+    ap = Parser(prog="make sim", description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=_positive, default=200,
                     help="games per pairing of levels (variants get twice as many; default 200)")
     ap.add_argument("--levels", type=_levels, default=list(range(len(LEVELS))),
