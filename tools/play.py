@@ -84,8 +84,10 @@ def _rules(args):
 
 
 def _nvm_problem(path):
-    """Why the handheld's nvm cannot be kept in path ('' when it can)."""
+    """Why the handheld's nvm cannot be kept in path ('' when it can; '' keeps it in memory)."""
     from hardware import virtual
+    if not path:
+        return ""
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         return "%s: that is a folder; give a file (default .handheld-nvm.bin)" % path
