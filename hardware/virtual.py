@@ -177,13 +177,20 @@ class NVMInUse(Exception):
     """Another process keeps its handheld's nvm in the same file."""
 
 
+_HELD = {}  # nvm file -> its lock file, held by this process
+
+
 def _lock(path):
-    """Hold path + '.lock' for this process: a second handheld on the same nvm file would
-    overwrite the first one's saves. Raises NVMInUse; where the OS has no flock, no lock."""
+    """Hold path + '.lock' for this process: a handheld of another process on the same nvm
+    file would overwrite this one's saves. (Handhelds of one process may share a file: a
+    test's power cycle.) Raises NVMInUse; where the OS has no flock, there is no lock."""
     try:
         import fcntl
     except ImportError:
         return None
+    key = os.path.realpath(path)
+    if key in _HELD:
+        return _HELD[key]
     f = open(path + ".lock", "a+")
     try:
         fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -191,6 +198,7 @@ def _lock(path):
         f.close()
         raise NVMInUse("%s is in use by another virtual handheld (make play); close it, or "
                        "give this one another file with --nvm FILE" % path)
+    _HELD[key] = f
     return f
 
 

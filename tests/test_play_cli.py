@@ -232,12 +232,11 @@ def test_a_second_handheld_on_the_same_nvm_file_is_refused(tmp_path):
     from hardware import virtual
     path = str(tmp_path / "nvm.bin")
     first = virtual.NVM(path)
-    with pytest.raises(virtual.NVMInUse, match="in use by another virtual handheld"):
-        virtual.NVM(path)
+    again = virtual.NVM(path)  # this process's own handhelds may share it (a power cycle)
     r = subprocess.run([sys.executable, "-m", "tools.play", "--terminal", "--nvm", path],
                        cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "in use by another virtual handheld" in r.stderr
-    del first
+    del first, again
 
 
 @pytest.mark.parametrize("where,says", [("folder", "that is a folder"),

@@ -94,13 +94,11 @@ def _nvm_problem(path):
     if not os.path.isdir(folder):
         return "%s: the folder %s does not exist" % (path, folder)
     try:
-        held = virtual._lock(path)
+        virtual._lock(path)  # held from now on, for the handheld this process starts
     except virtual.NVMInUse as e:
         return str(e)
     except OSError as e:
         return "%s: %s" % (path, e.strerror or e)
-    if held is not None:
-        held.close()  # the handheld takes it again in a moment
     return ""
 
 
