@@ -13,7 +13,6 @@ from engine.ticks import ticks_diff
 from firmware import sound
 from firmware.match import Match
 from firmware.menus import Menus, MAIN, PAUSE, BACK
-from firmware.selftest import SelfTest, describe
 from firmware.settings import Settings, SETTINGS_KIND
 from firmware.stats import Stats, STATS_KIND
 from firmware.store import Log
@@ -27,8 +26,11 @@ except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
+    import types
+
     import displayio
     from engine import Rules
+    from firmware.selftest import SelfTest
     from hardware.contract import Target, TargetModule
 
 _HELD_MS = const(3000)  # a key down this long is reported as stuck
@@ -64,7 +66,7 @@ class App:
         self.event = hw.Event()
         self.kit = Kit()
         self.sound = sound.Sound(hw.buzzer)
-        gc.collect()  # a quiet point: what the imports left, before the nvm's 4 KB read
+        gc.collect()  # a quiet point: what the imports left goes, before the nvm is read
         self.log = Log(hw.nvm, hw.feed)
         self.settings = Settings()
         self.stats = Stats()
@@ -76,7 +78,7 @@ class App:
         self.table = Table(self.kit)
         self.match = Match(self.table, self.sound, self.stats, self.rules)
         self.menus = Menus(self)
-        self.selftest = None  # type: SelfTest | None  # built when opened, dropped when left
+        self.selftest = None  # type: SelfTest | None  # imported and built when opened, let go when left
         self.state = self.MENU
         self.before_sleep = self.MENU
         self.deep_tried = False
@@ -159,7 +161,7 @@ class App:
             else:  # another key held at power-up: ignore it until it is released
                 self.stuck |= bit
                 self.hw.console("key %d (%s) was down at power-up; ignored until released"
-                                % (key, describe(key)))
+                                % (key, _selftest().describe(key)))
             return
         if self.stuck & bit:
             return
@@ -213,7 +215,8 @@ class App:
                 self.menu_used = True
                 self._show(self.menus.group, 0)
                 self.state = self.MENU
-                self.selftest = None  # its objects go back to the heap
+                self.selftest = None  # its code and objects go back to the heap
+                _forget_selftest()
                 self.menus.open(MAIN)
 
     # ---- states ----
@@ -289,7 +292,7 @@ class App:
         """The self-test screen."""
         self.state = self.SELFTEST
         if self.selftest is None:
-            self.selftest = SelfTest(self.kit, self.table.bg)
+            self.selftest = _selftest().SelfTest(self.kit, self.table.bg)
         self._show(self.selftest.group, 0)
         self.selftest.enter(self.hw.ticks_ms(), self.hw, self.sound)
 
@@ -364,6 +367,20 @@ class App:
 
     def _seed(self) -> int:
         return self.seed if self.seed is not None else self.hw.random_seed()
+
+
+def _selftest() -> "types.ModuleType":
+    """firmware.selftest, imported when it is wanted: builders open it, players rarely."""
+    import firmware.selftest
+    return firmware.selftest
+
+
+def _forget_selftest() -> None:
+    import sys
+    import firmware
+    sys.modules.pop("firmware.selftest", None)
+    if hasattr(firmware, "selftest"):
+        delattr(firmware, "selftest")
 
 
 def show_error(hw: "Target", error: BaseException) -> None:
