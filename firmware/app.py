@@ -371,6 +371,7 @@ class App:
 
 def _selftest() -> "types.ModuleType":
     """firmware.selftest, imported when it is wanted: builders open it, players rarely."""
+    gc.collect()  # room to load it (to compile it, when the board has it as .py)
     import firmware.selftest
     return firmware.selftest
 
