@@ -248,7 +248,10 @@ class Game:
         """Fire due timers: stall -> collect -> redeal; finish -> game over. DEALT, ENDED or IGNORED."""
         if not valid_ticks(now):
             return INVALID
-        return self._advance(self._time(now))
+        r = self._advance(self._time(now, False))
+        if r != IGNORED:
+            self._now = now
+        return r
 
     def press(self, player: int, pile: int, now: int) -> int:
         """A player presses a pile: COVERED, FOUL, COLLISION, LOCKED, IGNORED or INVALID."""
@@ -285,17 +288,21 @@ class Game:
 
     # ---- internals ----
 
-    def _time(self, now: int) -> int:
+    def _time(self, now: int, seen: bool = True) -> int:
         """The game's clock; returns now. A `now` behind the latest one seen, by any amount,
         means no time passed: every stamp moves back with it. Every _AGE_MS, stamps older
         than _OLD_MS are brought to that age (no rule window is near it), so ticks_diff,
-        which spans 2**28 ms, compares right however long a game is left alone."""
+        which spans 2**28 ms, compares right however long a game is left alone. A tick
+        that changes nothing is not 'seen' (seen=False): the game's time is that of its
+        last change, so a record of the changes alone replays it exactly."""
         d = ticks_diff(now, self._now)
         if d < 0:
             self._restamp(d, -1)
         elif ticks_diff(now, self._aged_at) >= _AGE_MS:
             self._aged_at = now
             self._restamp(0, ticks_add(now, -_OLD_MS))
+        elif not seen:
+            return now
         self._now = now
         return now
 

@@ -13,7 +13,7 @@ except ImportError:
 
 from .game import Game, INVALID, IGNORED
 from .rules import Rules
-from .ticks import ticks_add, ticks_diff, valid_ticks
+from .ticks import ticks_add, ticks_diff
 
 MAGIC = b"CSr1"
 _START = const(1)
@@ -58,17 +58,14 @@ class Recorder:
 
     def next_game(self, now: int) -> int:
         """game.next_game(now), recorded."""
-        self._behind(now)
         return self._log(_NEXT, now, self.game.next_game(now))
 
     def new_match(self, now: int) -> int:
         """game.new_match(now), recorded."""
-        self._behind(now)
         return self._log(_NEW_MATCH, now, self.game.new_match(now))
 
     def press(self, player: int, pile: int, now: int) -> int:
         """game.press(player, pile, now), recorded unless INVALID."""
-        self._behind(now)
         r = self.game.press(player, pile, now)
         if r != INVALID:
             self._put(_PRESS | (player << 4) | pile, now)
@@ -76,7 +73,6 @@ class Recorder:
 
     def tick(self, now: int) -> int:
         """game.tick(now), recorded when a timer fired or the game's clock moved its stamps."""
-        self._behind(now)
         restamps = self.game.restamps
         r = self.game.tick(now)
         if r == IGNORED and self.game.restamps != restamps:
@@ -87,15 +83,6 @@ class Recorder:
     def data(self) -> bytes:
         """The record so far, as bytes."""
         return bytes(self._buf[0:self._n])
-
-    def _behind(self, now: int) -> None:
-        """Before an input that is behind the latest time the game has seen (which then
-        counts as no time passed), record the unrecorded tick that brought the game
-        there, so the replay goes back from the same time."""
-        seen = self.game._now
-        if self.game.phase != 0 and valid_ticks(now) and seen != self._t \
-                and ticks_diff(now, seen) < 0:
-            self._put(_TICK, seen)
 
     def _log(self, code: int, now: int, result: int) -> int:
         if result != INVALID and result != IGNORED:

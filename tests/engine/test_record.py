@@ -66,3 +66,16 @@ def test_the_recorder_must_start_before_the_game():
     g = Game(Rules(), seed=4)
     g.start(0)
     assert str(raises(ValueError, Recorder, g)).startswith("game")
+
+
+def test_a_record_replays_a_jump_of_half_the_clock_after_an_idle_tick():
+    # The tick at 481 changes nothing, so it is not recorded; the game's time is that of
+    # its last change, so the press 2**28 ms later means the same thing on replay.
+    for stall_ms in (0, 1000):
+        g = Game(Rules(piles_per_row=3, stall_ms=stall_ms), 0)
+        rec = Recorder(g)
+        rec.start(0)
+        rec.tick(481)
+        rec.press(A, 0, 1 << 28)
+        rec.tick((1 << 28) + 5000)
+        assert state(replay(rec.data())) == state(g)
