@@ -30,7 +30,6 @@ class BusDisplay:
         self._brightness = brightness
         self._auto_refresh = auto_refresh
         self._root = None
-        self._as_commands = data_as_commands
         i = 0
         seq = bytes(init_sequence)
         display_bus._begin()

@@ -25,7 +25,6 @@ class Bitmap:
         self._w = width
         self._h = height
         self._bits = bits
-        self._count = value_count
         self._stride = (width * bits + 31) // 32 * 4  # bytes per row, in whole words
         self._data = bytearray(self._stride * height)
 

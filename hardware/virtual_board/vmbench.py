@@ -68,7 +68,6 @@ _oled_args = []  # a command waiting for its parameters: [cmd, needed, got...]
 display = None  # the BusDisplay that draws (for shots)
 _display_pins = ()  # the pins its bus held when the last process ended
 exceptions = []  # repr of every exception the firmware printed
-events = []  # what happened: (wall, text), kept short
 _next_minute = 60000
 _script = None
 _next = None  # the next script line, split
