@@ -3,27 +3,38 @@
 On the RP2040, microcontroller.nvm is one 4,096-byte flash sector. Writing bytes that all
 read 0xFF (erased) only programs them; writing over anything else makes CircuitPython copy
 the sector to RAM, erase it and program all 4 KB again: slow, wearing, and a power cut in
-that window can lose the whole sector. So a save appends a record to the erased tail with
-one write (no erase), and only when the tail is too short is the sector rewritten
-("compaction"): the one erase, once per fill of the sector.
+that window loses the sector. So a save appends to the erased tail with one write (no
+erase), and only when the tail runs short is the sector rewritten ("compaction"): the one
+erase, once per fill of the sector. The owner chooses when: tidy(reserve) compacts if fewer
+than reserve bytes are left, at a moment nobody is about to switch off (the app: at boot,
+and as a game is dealt or the settings page opened), so a save finds room and never erases.
 
-A record is 0xA5, kind (1..254), n (1..200), n payload bytes, then the CRC-16/CCITT-FALSE
-(poly 0x1021, init 0xFFFF) of those 3 + n bytes, big-endian. The newest valid record of a
-kind (the last in the log) is its value.
+A record is 0xA5, kind, n (1..200), n payload bytes, then the CRC-16/CCITT-FALSE
+(poly 0x1021, init 0xFFFF) of those 3 + n bytes, big-endian. Kinds 1..127 hold values (0 and 255 are never valid): the
+newest valid record of a kind (the last in the log) is its value.
+
+A tally keeps small entries that add up (a game's result, say) without a record each: a
+record of kind 128 + k (k 1..126) with a 3-byte payload, s (1..255) and the CRC of kind k's
+newest record (its base), opens a block of s 3-byte slots right after it, erased until
+used. A block whose base is not the newest record of k (it was lost or replaced) counts
+for nothing, so the entries never add up without their base. add(k, entry) programs the next free slot: the 2 entry bytes and
+the low byte of their CRC-16 (which catches any one flipped bit). entries(k) gives the valid entries
+of the blocks after kind k's newest record, oldest first, and counts in lost the slots it
+could not read. A slot torn by a power cut fails its CRC and is passed over; the next
+entry goes after it.
 
 Loading reads the sector once and walks it: a valid record (magic, a length that fits, the
-CRC) is taken whole and the walk jumps past it; anything else (a record torn by a power
-cut, a flipped bit, garbage) is passed one byte at a time until the next valid record. A
-torn append therefore leaves the kind's previous record in force. The next append goes
-after the last byte that is not 0xFF, so torn bytes are never programmed over.
+CRC) is taken whole and the walk jumps past it (and past a block's slots); anything else (a
+record torn by a power cut, a flipped bit, garbage) is passed one byte at a time until the
+next valid record. A torn append therefore leaves the kind's previous record in force. The
+next append goes after the last byte that is not 0xFF, so torn bytes are never programmed
+over.
 
-A compaction image holds the newest record of every kind: the one being saved first, then
-the others shortest first. A power cut while the sector is being programmed keeps exactly
-the records that were programmed whole, and programming runs from offset 0 up: the saved
-kind is lost only if the cut lands in its own record (the same window as a torn append);
-shortest-first then minimises the records a cut at a random offset loses (their ends are
-as early as they can be). A cut after the last record loses nothing (the rest is 0xFF
-programmed over 0xFF).
+A compaction writes the newest record of every value kind, a tally's entries folded into
+its base (fold(k) gives the new base payload), the record being saved first and the others
+shortest first. The sector's erase loses everything it held until the records are
+programmed again: the window docs/NVM.md measures. Programming runs from offset 0 up, so a
+cut during it keeps exactly the records already programmed whole.
 """
 try:
     from micropython import const
@@ -31,14 +42,17 @@ except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from nvm import ByteArray
 
 _MAGIC = const(0xA5)
 _HEAD = const(3)  # magic, kind, n
 _OVERHEAD = const(5)  # head + 2 CRC bytes
-_MAX_KIND = const(254)
+_MAX_KIND = const(127)  # value kinds; 128 + k opens a block of kind k's tally
+_TALLY = const(128)
+_SLOT = const(3)  # 2 entry bytes and the low byte of their CRC
+_SLOTS = const(32)  # slots in a new block
 _MAX_PAYLOAD = const(200)
 _WINDOW = const(512)  # bytes of the sector in memory at a time while loading
 _BUDGET = const(3)  # a load checks CRCs of at most this many times the sector's bytes
@@ -78,26 +92,33 @@ def _record(kind: int, payload: bytes) -> bytearray:
 
 
 class Log:
-    """Small values by kind (1..254) in nvm: get(kind), put(kind, payload), clear().
+    """Small values by kind (1..127) in nvm: get(kind), put(kind, payload), clear(), and
+    tallies: add(kind, entry), entries(kind).
 
     end is where the next append starts; appends and compactions count the writes made.
+    fold(kind) gives a tally's base payload with its entries added in, for a compaction.
     """
 
     def __init__(self, nvm: "ByteArray | bytearray",
-                 feed: "Callable[[], None] | None" = None) -> None:
+                 feed: "Callable[[], None] | None" = None,
+                 fold: "Callable[[int], bytes] | None" = None) -> None:
         self._nvm = nvm
         self._feed = feed  # called while loading (the watchdog)
+        self._fold = fold
         self.size = len(nvm)
         self.appends = 0
         self.compactions = 0
         self.end = 0
         self.steps = 0  # bytes the last load checked the CRC of, plus windows read
+        self.lost = 0  # slots entries() could not read
         self.damaged = False  # the last load gave up on garbage (see load)
         self._payloads = {}  # type: dict[int, bytes]
+        self._blocks = {}  # type: dict[int, list[int]]  # kind: [slots start, bytes, ...]
         self.load()
 
     def load(self) -> None:
-        """(Re)read the nvm: the newest valid record of each kind, and the end of the log.
+        """(Re)read the nvm: the newest valid record of each kind, each tally's blocks, and
+        the end of the log.
 
         The sector is read _WINDOW bytes at a time (a whole record always fits in a
         window), so loading never needs 4 KB of heap in one piece. The work is bounded:
@@ -106,6 +127,8 @@ class Log:
         budget the rest counts as garbage (damaged is set) and only its end is found."""
         size, nvm, feed = self.size, self._nvm, self._feed
         payloads = {}
+        blocks = {}  # type: dict[int, list[int]]
+        links = {}  # type: dict[int, int]  # kind: its newest record's CRC
         i = last = base = 0
         budget = _BUDGET * size
         buf = nvm[0:min(_WINDOW, size)]
@@ -113,12 +136,12 @@ class Log:
         stop = _used_end(buf, 0)  # the log ends after the last byte that is not 0xFF
         self.damaged = False
         while True:
-            k = buf.find(_MAGIC_BYTE, i - base)  # skips erased runs and garbage at C speed
+            k = buf.find(_MAGIC_BYTE, i - base) if i - base < len(buf) else -1
             at_end = base + len(buf) >= size
             if k < 0 or (k + _OVERHEAD + _MAX_PAYLOAD > len(buf) and not at_end):
                 if at_end:
                     break
-                base = base + k if k >= 0 else base + len(buf)  # the window moves on
+                base = max(i, base + k if k >= 0 else base + len(buf))  # the window moves
                 buf = nvm[base:min(size, base + _WINDOW)]
                 steps += 1
                 if feed is not None:
@@ -132,7 +155,8 @@ class Log:
             kind = buf[k + 1]
             n = buf[k + 2]
             j = k + _HEAD + n
-            if 0 < kind <= _MAX_KIND and 0 < n <= _MAX_PAYLOAD and base + j + 2 <= size:
+            slots = buf[k + _HEAD] * _SLOT if kind > _TALLY and n == 3 else 0
+            if 0 < kind < 255 and 0 < n <= _MAX_PAYLOAD and base + j + 2 + slots <= size:
                 steps += j - k
                 if steps > budget:
                     self.damaged = True
@@ -144,13 +168,22 @@ class Log:
                     x ^= x >> 4
                     crc = ((crc << 8) ^ (x << 12) ^ (x << 5) ^ x) & 0xFFFF
                 if crc == (buf[j] << 8) | buf[j + 1]:
-                    payloads[kind] = bytes(buf[k + _HEAD:j])  # a later one replaces it
                     i = base + j + 2
-                    last = i  # its CRC may end in 0xFF bytes: the log ends after them
+                    if kind <= _MAX_KIND:
+                        payloads[kind] = bytes(buf[k + _HEAD:j])  # a later one replaces it
+                        blocks[kind] = []  # the entries before it are in it
+                        links[kind] = crc
+                    elif slots:
+                        if links.get(kind - _TALLY) == (buf[k + 4] << 8) | buf[k + 5]:
+                            blocks[kind - _TALLY].append(i)
+                            blocks[kind - _TALLY].append(slots)
+                        i += slots
+                    last = i  # a CRC or slots may end in 0xFF bytes: the log ends after
                     continue
             i += 1
         self.end = last if last > stop else stop
         self._payloads = payloads
+        self._blocks = blocks
         self.steps = steps
 
     def _used_after(self, at: int) -> int:
@@ -169,44 +202,115 @@ class Log:
         return self._payloads.get(kind)
 
     def put(self, kind: int, payload: bytes | bytearray | memoryview) -> None:
-        """Save payload (1..200 bytes) as kind's value (1..254)."""
+        """Save payload (1..200 bytes) as kind's value (1..127): its tally starts afresh."""
         if not isinstance(kind, int) or not 0 < kind <= _MAX_KIND:
-            raise ValueError("kind must be an int 1..254")
+            raise ValueError("kind must be an int 1..127")
         if (not isinstance(payload, (bytes, bytearray, memoryview))
                 or not 0 < len(payload) <= _MAX_PAYLOAD):
             raise ValueError("payload must be 1..200 bytes")
         payload = bytes(payload)
         rec = _record(kind, payload)
-        end = self.end
-        if end + len(rec) <= self.size:
-            self._nvm[end:end + len(rec)] = rec  # erased bytes only: no erase
-            self.end = end + len(rec)
-            self.appends += 1
-        else:
-            self._compact(kind, rec)
+        if not self._append(rec):
+            self.compact(kind, payload)  # the last resort: the owner's tidy() came too late
+            return
         self._payloads[kind] = payload
+        self._blocks[kind] = []
 
-    def _compact(self, kind: int, rec: bytearray) -> None:
-        # The new record first, then the others shortest first (see the module docstring).
-        order = sorted((len(p), k) for k, p in self._payloads.items() if k != kind)
-        used = len(rec)
+    def add(self, kind: int, entry: bytes) -> None:
+        """Add a 2-byte entry to kind's tally (kind 1..126, the first byte not 0xFF); kind
+        must have a value (the tally's base)."""
+        if not isinstance(kind, int) or not 0 < kind < _MAX_KIND:
+            raise ValueError("kind must be an int 1..126")
+        if not isinstance(entry, bytes) or len(entry) != 2 or entry[0] == 0xFF:
+            raise ValueError("entry must be 2 bytes, the first not 0xFF")
+        base = self._payloads.get(kind)
+        if base is None:
+            raise ValueError("a tally needs its kind's value first")
+        slot = bytearray(entry + b"\0")
+        slot[2] = crc16(slot, 0, 2) & 0xFF
+        spans = self._blocks[kind]
+        if spans:  # the newest block's first slot after the last one programmed
+            at, n = spans[-2], spans[-1]
+            used = _used_end(self._nvm[at:at + n], 0)
+            used += -used % _SLOT  # a torn slot is passed over
+            if used < n:
+                self._nvm[at + used:at + used + _SLOT] = slot  # erased: no erase
+                self.appends += 1
+                return
+        n = min(_SLOTS, (self.size - self.end - _OVERHEAD - 3) // _SLOT)
+        if n < 1:
+            self.compact()  # the last resort: the owner's tidy() came too late
+            spans = self._blocks[kind]
+            base = self._payloads[kind]
+            n = min(_SLOTS, (self.size - self.end - _OVERHEAD - 3) // _SLOT)
+        link = _record(kind, base)
+        head = _record(_TALLY + kind, bytes((n, link[-2], link[-1])))
+        spans.extend((self.end + len(head), n * _SLOT))
+        self._append(head + slot, len(head) + n * _SLOT)
+
+    def entries(self, kind: int) -> "Iterator[bytes]":
+        """The valid entries of kind's tally since its newest record, oldest first."""
+        spans = self._blocks.get(kind) or ()
+        self.lost = 0
+        for s in range(0, len(spans), 2):
+            slots = self._nvm[spans[s]:spans[s] + spans[s + 1]]
+            for at in range(0, _used_end(slots, 0), _SLOT):
+                if slots[at] != 0xFF and crc16(slots, at, at + 2) & 0xFF == slots[at + 2]:
+                    yield bytes(slots[at:at + 2])
+                else:
+                    self.lost += 1
+
+    def tidy(self, reserve: int) -> bool:
+        """Compact if fewer than reserve bytes are left; True if it did."""
+        if self.size - self.end >= reserve:
+            return False
+        self.compact()
+        return True
+
+    def _append(self, rec: bytearray, length: int = 0) -> bool:
+        end = self.end
+        length = max(length, len(rec))
+        if end + length > self.size:
+            return False
+        self._nvm[end:end + len(rec)] = rec  # erased bytes only: no erase
+        self.end = end + length
+        self.appends += 1
+        return True
+
+    def compact(self, kind: int = 0, payload: bytes | None = None) -> None:
+        """Rewrite the sector with the newest values, each tally folded into its base (and
+        kind's value replaced by payload, written first): the one erase."""
+        values = dict(self._payloads)
+        for k, spans in self._blocks.items():
+            if spans:
+                if self._fold is None:
+                    raise ValueError("a tally needs fold to be compacted")
+                values[k] = self._fold(k)
+        if payload is not None:
+            values[kind] = payload
+        order = sorted((len(p), k) for k, p in values.items() if k != kind)
+        if payload is not None:
+            order.insert(0, (len(payload), kind))
+        used = 0
         for n, _ in order:
             used += n + _OVERHEAD
         if used > self.size:
             raise ValueError("payload does not fit: the nvm is full")
         image = bytearray(self.size)
-        image[0:len(rec)] = rec
-        at = len(rec)
+        at = 0
         for n, k in order:
-            image[at:at + n + _OVERHEAD] = _record(k, self._payloads[k])
+            image[at:at + n + _OVERHEAD] = _record(k, values[k])
             at += n + _OVERHEAD
         image[at:] = _ERASED * (self.size - at)
         self._nvm[0:self.size] = image  # the one erase
         self.end = at
         self.compactions += 1
+        self._payloads = values
+        self._blocks = {k: [] for k in values}
 
     def clear(self) -> None:
         """Forget everything (one full-size write of 0xFF)."""
         self._nvm[0:self.size] = _ERASED * self.size
         self._payloads = {}
+        self._blocks = {}
         self.end = 0

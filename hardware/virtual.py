@@ -9,6 +9,7 @@ takes pass_ms plus the I2C time of the bytes it sent) or real time (for play).
 import contextlib
 import io
 import os
+import random
 import time
 
 with contextlib.redirect_stdout(io.StringIO()):
@@ -87,7 +88,9 @@ class NVM:
     raise PowerCut, keeping what was programmed: a write that needs no erase keeps its
     first n target bytes; one that needs an erase leaves the sector erased and then the
     first n bytes of the full 4 KB image programmed (the port programs from offset 0).
-    flip_bit(offset, bit) simulates a flash bit error.
+    cut_power_in_erase(fraction, seed) stops the next write that needs an erase part way
+    through the erase: each programmed (0) bit of the sector reads 1 with that probability,
+    and nothing new is programmed. flip_bit(offset, bit) simulates a flash bit error.
     """
 
     def __init__(self, path=None, size=NVM_SIZE):
@@ -129,8 +132,15 @@ class NVM:
         if needs_erase:
             self.erases += 1
         cut, self._cut_after = self._cut_after, None
+        if isinstance(cut, tuple):  # in this write's erase; one with none waits for it
+            if needs_erase:
+                cut = self._erase_part(*cut)
+            else:
+                cut, self._cut_after = None, cut
         if cut is None:
             self.data[start:stop] = value
+        elif cut < 0:
+            pass  # stopped in the erase
         elif needs_erase:
             image = bytearray(self.data)
             image[start:stop] = value
@@ -148,6 +158,22 @@ class NVM:
         if n < 0:
             raise ValueError("n must be >= 0")
         self._cut_after = n
+
+    def cut_power_in_erase(self, fraction, seed=0):
+        """Stop the next write that needs an erase part way through it (class notes)."""
+        if not 0 <= fraction <= 1:
+            raise ValueError("fraction must be 0..1")
+        self._cut_after = (fraction, seed)
+
+    def _erase_part(self, fraction, seed):
+        rng = random.Random(seed)
+        for i, b in enumerate(self.data):
+            if b != 0xFF:
+                for bit in range(8):
+                    if not b >> bit & 1 and rng.random() < fraction:
+                        b |= 1 << bit
+                self.data[i] = b
+        return -1
 
     def flip_bit(self, offset, bit):
         """Invert one bit of the stored data (a flash bit error)."""

