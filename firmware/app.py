@@ -14,7 +14,7 @@ from firmware import sound
 from firmware.match import Match
 from firmware.menus import Menus, MAIN, PAUSE, BACK
 from firmware.settings import Settings, SETTINGS_KIND
-from firmware.stats import Stats, STATS_KIND
+from firmware.stats import Stats, STATS_KIND, RECORDS_KIND
 from firmware.store import Log
 from firmware.table import Table
 from firmware.ui import Kit, TextLine, LINE_CHARS
@@ -41,6 +41,9 @@ _EXIT_HOLD_MS = const(1500)  # hold MENU this long to leave the self-test
 _BOOT_MS = const(300)  # keys reported this soon after start-up were held at power-up
 _DEEP_SLEEP_AFTER_MS = const(600000)  # screen off this long: deep sleep, if the board can
 _RETRY_S = const(3)  # the hardware would not start: try again this much later
+# nvm bytes kept free for what a game or a visit to the settings can save before the next
+# tidy: a new block of each tally (8 + 32 x 3) and a RECORDS record (13)
+_RESERVE = const(224)
 
 _KEYS_LOST = b"KEYS LOST"
 _UNKNOWN = b"KEY ?"
@@ -67,10 +70,11 @@ class App:
         self.kit = Kit()
         self.sound = sound.Sound(hw.buzzer)
         gc.collect()  # a quiet point: what the imports left goes, before the nvm is read
-        self.log = Log(hw.nvm, hw.feed)
         self.settings = Settings()
         self.stats = Stats()
+        self.log = Log(hw.nvm, hw.feed, self._fold)
         self._load()
+        self.tidy()  # at boot, when nobody is about to switch off
         self.fixed_rules = rules  # rules given by a test or the command line win
         self.rules = rules or self.settings.rules()
         self.seed = seed
@@ -248,6 +252,7 @@ class App:
 
     def start_match(self, level: int) -> None:
         """From the main menu: two players (level -1) or A against the computer."""
+        self.tidy()
         now = self.hw.ticks_ms()
         self.match.begin(self.rules, self._seed(), now, level, self.decks)
         self.decks = None  # stacked decks are for the first match only
@@ -256,6 +261,7 @@ class App:
         self.menu_at = -1
 
     def _after_result(self, now: int) -> None:
+        self.tidy()  # as the next game is dealt (or the menu comes back)
         if self.match.next_game(now):
             self.state = self.PLAY
         else:
@@ -318,14 +324,32 @@ class App:
     # ---- settings and statistics ----
 
     def _load(self) -> None:
-        payload = self.log.get(SETTINGS_KIND)
-        if payload is not None and not self.settings.decode(payload):
-            self.hw.console("settings: the saved record is not understood; using defaults")
-        for key in self.settings.clamped:
+        log, settings, stats = self.log, self.settings, self.stats
+        for kind, what, saved in ((SETTINGS_KIND, "settings", settings),
+                                  (STATS_KIND, "statistics", stats)):
+            payload = log.get(kind)
+            if payload is None:
+                continue
+            if not saved.decode(payload):
+                self.hw.console("%s: the saved record is not understood; using defaults" % what)
+                continue
+            for e in log.entries(kind):  # entries count only with their base
+                saved.apply(e)
+            if log.lost:
+                self.hw.console("%s: %d saved changes could not be read" % (what, log.lost))
+            if saved is stats:
+                stats.apply_records(log.get(RECORDS_KIND))
+            saved.mark()
+        for key in settings.clamped:
             self.hw.console("settings: saved %s is out of range; using its default" % key)
-        payload = self.log.get(STATS_KIND)
-        if payload is not None and not self.stats.decode(payload):
-            self.hw.console("statistics: the saved record is not understood; starting afresh")
+
+    def _fold(self, kind: int) -> bytes:
+        return (self.settings if kind == SETTINGS_KIND else self.stats).base()
+
+    def tidy(self) -> None:
+        """A moment nobody is about to switch off: compact the nvm if it is nearly full,
+        so that no save does it."""
+        self.log.tidy(_RESERVE)
 
     def apply_settings(self) -> None:
         """Make the settings take effect (the rules from the next match on)."""
@@ -343,12 +367,23 @@ class App:
 
     def settings_done(self, changed: bool) -> None:
         """Leaving the settings page: save them if they changed."""
-        if changed:
-            self.log.put(SETTINGS_KIND, self.settings.encode())
+        log, s = self.log, self.settings
+        if not changed:
+            return
+        if log.get(SETTINGS_KIND) is None:  # the first change: the tally's base
+            log.put(SETTINGS_KIND, s.base())
+        for e in s.changes():
+            log.add(SETTINGS_KIND, e)
 
     def save_stats(self) -> None:
-        """At the end of a game: save the statistics."""
-        self.log.put(STATS_KIND, self.stats.encode())
+        """At the end of a game: save the statistics (an entry; a record when one fell)."""
+        stats, log = self.stats, self.log
+        if log.get(STATS_KIND) is None:  # the first game: the tally's base
+            log.put(STATS_KIND, stats.base())
+            return
+        if stats.new_record:
+            log.put(RECORDS_KIND, stats.records())
+        log.add(STATS_KIND, stats.entry())
 
     # ---- display ----
 

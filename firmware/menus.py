@@ -104,6 +104,7 @@ class Menus:
         elif item == "VS COMPUTER":
             app.start_match(app.settings.index[_LEVEL])
         elif item == "SETTINGS":
+            app.tidy()
             self.open(SETTINGS)
         elif item == "STATISTICS":
             self.open(STATS)

@@ -2,7 +2,9 @@
 
 A setting is stored as the index of its choice; an index that is out of range (an old or
 corrupt record) falls back to the default. The record (kind SETTINGS in firmware/store.py)
-is a version byte followed by one index per setting, in FIELDS order.
+is a version byte followed by one index per setting, in FIELDS order. It is the base of
+the SETTINGS tally: a change saves an entry, (setting number, index), and a
+compaction folds them into a new base.
 """
 from engine import Rules
 from engine.bot import LEVELS
@@ -36,6 +38,27 @@ class Settings:
         self.index = bytearray(len(FIELDS))
         self.clamped = []  # type: list[str]  # keys whose stored value was out of range (reset to default)
         self.reset()
+        self.mark()
+
+    def mark(self) -> None:
+        """What is saved: changes() counts from here."""
+        self.saved = bytes(self.index)
+
+    def changes(self) -> "list[bytes]":
+        """A tally entry for each setting changed since mark(); marks."""
+        out = [bytes((i, v)) for i, v in enumerate(self.index) if v != self.saved[i]]
+        self.mark()
+        return out
+
+    def apply(self, e: bytes) -> None:
+        """A saved change (loading); one out of range is passed over."""
+        if e[0] < len(FIELDS) and e[1] < len(FIELDS[e[0]][2]):
+            self.index[e[0]] = e[1]
+
+    def base(self) -> bytes:
+        """The record that holds every setting (a compaction's fold); marks."""
+        self.mark()
+        return self.encode()
 
     def reset(self) -> None:
         """Every setting back to its default."""

@@ -121,14 +121,33 @@ def test_statistics_count_games_and_survive_power_off(tmp_path):
     assert again.text(1) == "MATCHES 1 GAMES 1"
 
 
-def test_many_saves_erase_the_sector_only_when_the_log_is_full():
+def test_saves_never_erase_and_a_tidy_compacts_only_when_the_log_is_nearly_full():
+    from firmware.app import _RESERVE
     h = Hand()
-    for n in range(150):
-        h.app.save_stats()
-        if h.app.log.compactions == 0:
-            assert h.hw.nvm.erases == 0
-    assert h.app.log.compactions >= 1
-    assert h.hw.nvm.erases == h.app.log.compactions
+    app, nvm = h.app, h.hw.nvm
+    tidied = 0
+    for n in range(1500):
+        app.stats.cover(700 + n % 900)
+        app.stats.game(n % 3, 40000 + n)
+        erases = nvm.erases
+        app.save_stats()
+        if n % 50 == 0:
+            app.settings.step(6, 1)
+            app.settings_done(True)
+        assert nvm.erases == erases, "a save erased (game %d)" % n
+        room = app.log.size - app.log.end
+        app.tidy()  # the next game is dealt
+        assert nvm.erases == erases + (room < _RESERVE)
+        tidied += room < _RESERVE
+    assert tidied == app.log.compactions == nvm.erases >= 1
+    again = Hand()
+    again.hw.nvm.data[:] = nvm.data
+    again.app = App(again.hw)
+    for name in ("games", "wins_a", "wins_b", "draws", "covers", "fastest_win_ms",
+                 "longest_game_ms", "streak_seat", "streak"):
+        assert getattr(again.app.stats, name) == getattr(app.stats, name), name
+    assert abs(again.app.stats.average_cover_ms() - app.stats.average_cover_ms()) <= 50
+    assert bytes(again.app.settings.index) == bytes(app.settings.index)
 
 
 def _match(h, level=-1):
