@@ -43,3 +43,8 @@ SCREENSHOT_DECKS := 5c 9d Jh 2s 7c 8c / 5d Kc 3h 8s 4c 6c
 screenshot: $(STAMP)
 	$(PY) -m tools.play --script docs/screenshot.keys --decks "$(SCREENSHOT_DECKS)" \
 		--after 150 --png docs/screenshot.png --scale 4
+
+# What the nvm keeps: wear (games per compaction) and a power cut at every point of one.
+.PHONY: nvm
+nvm: $(STAMP)
+	@$(PY) -m tools.nvmcheck $(ARGS)
