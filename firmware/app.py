@@ -10,11 +10,12 @@ import gc
 import time
 
 from engine.ticks import ticks_diff
+import firmware
 from firmware import sound
 from firmware.match import Match
 from firmware.menus import Menus, MAIN, PAUSE, BACK
 from firmware.settings import Settings, SETTINGS_KIND
-from firmware.stats import Stats, STATS_KIND, RECORDS_KIND
+from firmware.stats import Stats, STATS_KIND
 from firmware.store import Log
 from firmware.table import Table
 from firmware.ui import Kit, TextLine, LINE_CHARS
@@ -42,8 +43,8 @@ _BOOT_MS = const(300)  # keys reported this soon after start-up were held at pow
 _DEEP_SLEEP_AFTER_MS = const(600000)  # screen off this long: deep sleep, if the board can
 _RETRY_S = const(3)  # the hardware would not start: try again this much later
 # nvm bytes kept free for what a game or a visit to the settings can save before the next
-# tidy: a new block of each tally (8 + 32 x 3) and a RECORDS record (13)
-_RESERVE = const(224)
+# tidy: a new block of each tally (8 + 32 x 3) or a statistics record (49)
+_RESERVE = const(208)
 
 _KEYS_LOST = b"KEYS LOST"
 _UNKNOWN = b"KEY ?"
@@ -73,7 +74,10 @@ class App:
         self.settings = Settings()
         self.stats = Stats()
         self.log = Log(hw.nvm, hw.feed, self._fold)
-        self._load()
+        from firmware import restore
+        restore.restore(self)
+        firmware.forget("restore")
+        firmware.forget("storeload")  # the loading code leaves the heap
         self.tidy()  # at boot, when nobody is about to switch off
         self.fixed_rules = rules  # rules given by a test or the command line win
         self.rules = rules or self.settings.rules()
@@ -104,6 +108,7 @@ class App:
         self.keys.reset()  # keys held at power-up report as pressed: MENU opens the self-test
         self._show(self.menus.group, 0)
         self.menus.open(MAIN)
+        hw.console("ready: %d bytes free" % _free())
 
     # ---- the main loop ----
 
@@ -220,7 +225,7 @@ class App:
                 self._show(self.menus.group, 0)
                 self.state = self.MENU
                 self.selftest = None  # its code and objects go back to the heap
-                _forget_selftest()
+                firmware.forget("selftest")
                 self.menus.open(MAIN)
 
     # ---- states ----
@@ -248,13 +253,17 @@ class App:
         else:
             self._maybe_sleep(now)
         if state == self.RESULT:  # during play Match.advance does it
+            self.table.sync(self.match.game)
             self.table.expire(now)
 
     def start_match(self, level: int) -> None:
         """From the main menu: two players (level -1) or A against the computer."""
         self.tidy()
+        seed = self._seed()
+        self.hw.console("match: seed %d (make play --seed %d deals it again), %d bytes free"
+                        % (seed, seed, _free()))
         now = self.hw.ticks_ms()
-        self.match.begin(self.rules, self._seed(), now, level, self.decks)
+        self.match.begin(self.rules, seed, now, level, self.decks)
         self.decks = None  # stacked decks are for the first match only
         self._show(self.table.group, 0)
         self.state = self.PLAY
@@ -323,26 +332,6 @@ class App:
 
     # ---- settings and statistics ----
 
-    def _load(self) -> None:
-        log, settings, stats = self.log, self.settings, self.stats
-        for kind, what, saved in ((SETTINGS_KIND, "settings", settings),
-                                  (STATS_KIND, "statistics", stats)):
-            payload = log.get(kind)
-            if payload is None:
-                continue
-            if not saved.decode(payload):
-                self.hw.console("%s: the saved record is not understood; using defaults" % what)
-                continue
-            for e in log.entries(kind):  # entries count only with their base
-                saved.apply(e)
-            if log.lost:
-                self.hw.console("%s: %d saved changes could not be read" % (what, log.lost))
-            if saved is stats:
-                stats.apply_records(log.get(RECORDS_KIND))
-            saved.mark()
-        for key in settings.clamped:
-            self.hw.console("settings: saved %s is out of range; using its default" % key)
-
     def _fold(self, kind: int) -> bytes:
         return (self.settings if kind == SETTINGS_KIND else self.stats).base()
 
@@ -376,14 +365,14 @@ class App:
             log.add(SETTINGS_KIND, e)
 
     def save_stats(self) -> None:
-        """At the end of a game: save the statistics (an entry; a record when one fell)."""
+        """At the end of a game: save the statistics (an entry, or a new base when the game
+        set a record)."""
+        self.hw.console("game over: %d bytes free" % _free())
         stats, log = self.stats, self.log
-        if log.get(STATS_KIND) is None:  # the first game: the tally's base
+        if log.get(STATS_KIND) is None or stats.new_record:  # the tally's (new) base
             log.put(STATS_KIND, stats.base())
-            return
-        if stats.new_record:
-            log.put(RECORDS_KIND, stats.records())
-        log.add(STATS_KIND, stats.entry())
+        else:
+            log.add(STATS_KIND, stats.entry())
 
     # ---- display ----
 
@@ -404,19 +393,16 @@ class App:
         return self.seed if self.seed is not None else self.hw.random_seed()
 
 
+def _free() -> int:
+    """gc.mem_free() on the board; -1 where there is none (CPython)."""
+    return gc.mem_free() if hasattr(gc, "mem_free") else -1
+
+
 def _selftest() -> "types.ModuleType":
     """firmware.selftest, imported when it is wanted: builders open it, players rarely."""
     gc.collect()  # room to load it (to compile it, when the board has it as .py)
     import firmware.selftest
     return firmware.selftest
-
-
-def _forget_selftest() -> None:
-    import sys
-    import firmware
-    sys.modules.pop("firmware.selftest", None)
-    if hasattr(firmware, "selftest"):
-        delattr(firmware, "selftest")
 
 
 def show_error(hw: "Target", error: BaseException) -> None:

@@ -10,6 +10,7 @@ from firmware.menu import Page, HINT
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
     from firmware.app import App
+    from firmware.stats import Stats
 
 UP = 0
 DOWN = 1
@@ -55,7 +56,7 @@ class Menus:
             values = [s.text(i) for i in range(len(labels))]
             self.page.draw("SETTINGS", labels, values, self.chosen)
         elif self.which == STATS:
-            self.page.text(self.app.stats.lines(), "STATISTICS", "MENU:BACK")
+            self.page.text(_stats_lines(self.app.stats), "STATISTICS", "MENU:BACK")
         else:
             self.page.draw("PAUSED", _PAUSE_ITEMS, None, self.chosen, HINT)
 
@@ -110,3 +111,12 @@ class Menus:
             self.open(STATS)
         elif item == "SELF TEST":
             app.open_selftest()
+
+
+def _stats_lines(stats: "Stats") -> "tuple[str, ...]":
+    """firmware/statspage.py's lines, its code in the heap only while they are made."""
+    import firmware
+    from firmware import statspage
+    lines = statspage.lines(stats)
+    firmware.forget("statspage")
+    return lines

@@ -2,7 +2,8 @@
 
 A setting is stored as the index of its choice; an index that is out of range (an old or
 corrupt record) falls back to the default. The record (kind SETTINGS in firmware/store.py)
-is a version byte followed by one index per setting, in FIELDS order. It is the base of
+is a version byte followed by one index per setting, in FIELDS order (read back by
+firmware/restore.py). It is the base of
 the SETTINGS tally: a change saves an entry, (setting number, index), and a
 compaction folds them into a new base.
 """
@@ -50,11 +51,6 @@ class Settings:
         self.mark()
         return out
 
-    def apply(self, e: bytes) -> None:
-        """A saved change (loading); one out of range is passed over."""
-        if e[0] < len(FIELDS) and e[1] < len(FIELDS[e[0]][2]):
-            self.index[e[0]] = e[1]
-
     def base(self) -> bytes:
         """The record that holds every setting (a compaction's fold); marks."""
         self.mark()
@@ -89,16 +85,3 @@ class Settings:
     def encode(self) -> bytes:
         """The record payload."""
         return bytes((_VERSION,)) + bytes(self.index)
-
-    def decode(self, payload: bytes) -> bool:
-        """Load a record payload; an unknown version or a bad index takes the default."""
-        self.reset()
-        if not payload or payload[0] != _VERSION:
-            return False
-        for i in range(min(len(FIELDS), len(payload) - 1)):
-            v = payload[1 + i]
-            if v < len(FIELDS[i][2]):
-                self.index[i] = v
-            else:
-                self.clamped.append(KEYS[i])
-        return True

@@ -42,6 +42,7 @@ except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
+    import types
     from collections.abc import Callable, Iterator
 
     from nvm import ByteArray
@@ -54,8 +55,6 @@ _TALLY = const(128)
 _SLOT = const(3)  # 2 entry bytes and the low byte of their CRC
 _SLOTS = const(32)  # slots in a new block
 _MAX_PAYLOAD = const(200)
-_WINDOW = const(512)  # bytes of the sector in memory at a time while loading
-_BUDGET = const(3)  # a load checks CRCs of at most this many times the sector's bytes
 _MAGIC_BYTE = b"\xa5"
 _ERASED = b"\xff"
 
@@ -91,6 +90,11 @@ def _record(kind: int, payload: bytes) -> bytearray:
     return rec
 
 
+def _reader() -> "types.ModuleType":
+    from firmware import storeload
+    return storeload
+
+
 class Log:
     """Small values by kind (1..127) in nvm: get(kind), put(kind, payload), clear(), and
     tallies: add(kind, entry), entries(kind).
@@ -118,84 +122,9 @@ class Log:
 
     def load(self) -> None:
         """(Re)read the nvm: the newest valid record of each kind, each tally's blocks, and
-        the end of the log.
-
-        The sector is read _WINDOW bytes at a time (a whole record always fits in a
-        window), so loading never needs 4 KB of heap in one piece. The work is bounded:
-        CRCs of at most _BUDGET times the sector's size in bytes, so even a sector of
-        garbage made of record heads loads in time proportional to its size; past that
-        budget the rest counts as garbage (damaged is set) and only its end is found."""
-        size, nvm, feed = self.size, self._nvm, self._feed
-        payloads = {}
-        blocks = {}  # type: dict[int, list[int]]
-        links = {}  # type: dict[int, int]  # kind: its newest record's CRC
-        i = last = base = 0
-        budget = _BUDGET * size
-        buf = nvm[0:min(_WINDOW, size)]
-        steps = 1
-        stop = _used_end(buf, 0)  # the log ends after the last byte that is not 0xFF
-        self.damaged = False
-        while True:
-            k = buf.find(_MAGIC_BYTE, i - base) if i - base < len(buf) else -1
-            at_end = base + len(buf) >= size
-            if k < 0 or (k + _OVERHEAD + _MAX_PAYLOAD > len(buf) and not at_end):
-                if at_end:
-                    break
-                base = max(i, base + k if k >= 0 else base + len(buf))  # the window moves
-                buf = nvm[base:min(size, base + _WINDOW)]
-                steps += 1
-                if feed is not None:
-                    feed()
-                stop = max(stop, _used_end(buf, base))
-                i = base
-                continue
-            i = base + k
-            if i + _OVERHEAD >= size:
-                break
-            kind = buf[k + 1]
-            n = buf[k + 2]
-            j = k + _HEAD + n
-            slots = buf[k + _HEAD] * _SLOT if kind > _TALLY and n == 3 else 0
-            if 0 < kind < 255 and 0 < n <= _MAX_PAYLOAD and base + j + 2 + slots <= size:
-                steps += j - k
-                if steps > budget:
-                    self.damaged = True
-                    stop = max(stop, self._used_after(base + len(buf)))
-                    break
-                crc = 0xFFFF
-                for b in memoryview(buf)[k:j]:  # crc16(), inlined
-                    x = (crc >> 8) ^ b
-                    x ^= x >> 4
-                    crc = ((crc << 8) ^ (x << 12) ^ (x << 5) ^ x) & 0xFFFF
-                if crc == (buf[j] << 8) | buf[j + 1]:
-                    i = base + j + 2
-                    if kind <= _MAX_KIND:
-                        payloads[kind] = bytes(buf[k + _HEAD:j])  # a later one replaces it
-                        blocks[kind] = []  # the entries before it are in it
-                        links[kind] = crc
-                    elif slots:
-                        if links.get(kind - _TALLY) == (buf[k + 4] << 8) | buf[k + 5]:
-                            blocks[kind - _TALLY].append(i)
-                            blocks[kind - _TALLY].append(slots)
-                        i += slots
-                    last = i  # a CRC or slots may end in 0xFF bytes: the log ends after
-                    continue
-            i += 1
-        self.end = last if last > stop else stop
-        self._payloads = payloads
-        self._blocks = blocks
-        self.steps = steps
-
-    def _used_after(self, at: int) -> int:
-        """The end of the last byte that is not 0xFF from at on (0 if none)."""
-        stop = 0
-        while at < self.size:
-            buf = self._nvm[at:min(self.size, at + _WINDOW)]
-            if self._feed is not None:
-                self._feed()
-            stop = max(stop, _used_end(buf, at))
-            at += len(buf)
-        return stop
+        the end of the log (firmware/storeload.py, whose code is in the heap only while
+        the board reads the nvm: firmware.forget("storeload") after)."""
+        _reader().load(self)
 
     def get(self, kind: int) -> bytes | None:
         """The newest payload saved for kind (bytes), or None."""
@@ -217,15 +146,10 @@ class Log:
         self._blocks[kind] = []
 
     def add(self, kind: int, entry: bytes) -> None:
-        """Add a 2-byte entry to kind's tally (kind 1..126, the first byte not 0xFF); kind
-        must have a value (the tally's base)."""
-        if not isinstance(kind, int) or not 0 < kind < _MAX_KIND:
-            raise ValueError("kind must be an int 1..126")
-        if not isinstance(entry, bytes) or len(entry) != 2 or entry[0] == 0xFF:
-            raise ValueError("entry must be 2 bytes, the first not 0xFF")
-        base = self._payloads.get(kind)
-        if base is None:
-            raise ValueError("a tally needs its kind's value first")
+        """Add a 2-byte entry (the first byte not 0xFF) to the tally of kind, which must
+        have a value (the tally's base)."""
+        if len(entry) != 2 or entry[0] == 0xFF or kind >= _MAX_KIND or kind not in self._payloads:
+            raise ValueError("a tally entry is 2 bytes, for a kind 1..126 with a value")
         slot = bytearray(entry + b"\0")
         slot[2] = crc16(slot, 0, 2) & 0xFF
         spans = self._blocks[kind]
@@ -237,28 +161,20 @@ class Log:
                 self._nvm[at + used:at + used + _SLOT] = slot  # erased: no erase
                 self.appends += 1
                 return
-        n = min(_SLOTS, (self.size - self.end - _OVERHEAD - 3) // _SLOT)
-        if n < 1:
+        if self.size - self.end < _OVERHEAD + 3 + _SLOT:
             self.compact()  # the last resort: the owner's tidy() came too late
             spans = self._blocks[kind]
-            base = self._payloads[kind]
-            n = min(_SLOTS, (self.size - self.end - _OVERHEAD - 3) // _SLOT)
-        link = _record(kind, base)
+        n = min(_SLOTS, (self.size - self.end - _OVERHEAD - 3) // _SLOT)
+        link = _record(kind, self._payloads[kind])
         head = _record(_TALLY + kind, bytes((n, link[-2], link[-1])))
-        spans.extend((self.end + len(head), n * _SLOT))
+        spans.append(self.end + len(head))
+        spans.append(n * _SLOT)
         self._append(head + slot, len(head) + n * _SLOT)
 
     def entries(self, kind: int) -> "Iterator[bytes]":
-        """The valid entries of kind's tally since its newest record, oldest first."""
-        spans = self._blocks.get(kind) or ()
-        self.lost = 0
-        for s in range(0, len(spans), 2):
-            slots = self._nvm[spans[s]:spans[s] + spans[s + 1]]
-            for at in range(0, _used_end(slots, 0), _SLOT):
-                if slots[at] != 0xFF and crc16(slots, at, at + 2) & 0xFF == slots[at + 2]:
-                    yield bytes(slots[at:at + 2])
-                else:
-                    self.lost += 1
+        """The valid entries of kind's tally since its newest record, oldest first; counts
+        in lost the slots it could not read (firmware/storeload.py)."""
+        return _reader().entries(self, kind)
 
     def tidy(self, reserve: int) -> bool:
         """Compact if fewer than reserve bytes are left; True if it did."""
@@ -288,20 +204,13 @@ class Log:
                 values[k] = self._fold(k)
         if payload is not None:
             values[kind] = payload
-        order = sorted((len(p), k) for k, p in values.items() if k != kind)
-        if payload is not None:
-            order.insert(0, (len(payload), kind))
-        used = 0
-        for n, _ in order:
-            used += n + _OVERHEAD
-        if used > self.size:
+        image = bytearray()
+        for _, _, k in sorted((k != kind, len(p), k) for k, p in values.items()):
+            image.extend(_record(k, values[k]))
+        at = len(image)
+        if at > self.size:
             raise ValueError("payload does not fit: the nvm is full")
-        image = bytearray(self.size)
-        at = 0
-        for n, k in order:
-            image[at:at + n + _OVERHEAD] = _record(k, values[k])
-            at += n + _OVERHEAD
-        image[at:] = _ERASED * (self.size - at)
+        image.extend(_ERASED * (self.size - at))
         self._nvm[0:self.size] = image  # the one erase
         self.end = at
         self.compactions += 1

@@ -86,7 +86,8 @@ def read_back(data, said=None):
     shell.log = Log(bytearray(data))
     shell.settings = Settings()
     shell.stats = Stats()
-    shell._load()
+    from firmware.restore import restore
+    restore(shell)
     return bytes(shell.settings.encode()), shell.stats.encode()
 
 
@@ -107,8 +108,9 @@ def wear(games, seed):
 
 def _close(saved, live):
     """The saved statistics equal the live ones, the mean cover time to within 50 ms."""
+    from firmware.restore import decode_stats
     got = Stats()
-    got.decode(saved)
+    decode_stats(got, saved)
     same = all(getattr(got, f) == getattr(live, f) for f in
                ("matches", "games", "wins_a", "wins_b", "draws", "fastest_win_ms",
                 "longest_game_ms", "streak_seat", "streak", "covers"))
@@ -116,23 +118,27 @@ def _close(saved, live):
 
 
 def before_compaction(seed):
-    """An app whose next tidy compacts, with settings that are not the defaults, and its
-    nvm bytes."""
+    """An app whose next tidy compacts, with settings that are not the defaults; its nvm
+    bytes; and every statistics record a boot would have read after each game."""
     hw, app = _app()
     rng = random.Random(seed)
     for i in (0, 2, 6, 8):
         app.settings.step(i, 1)
     app.settings_done(True)
+    history = set()
     while app.log.size - app.log.end >= _RESERVE:
         _games(rng, app, 1, False)
-    return app, bytes(hw.nvm.data)
+        history.add(read_back(hw.nvm.data)[1])
+    return app, bytes(hw.nvm.data), history
 
 
 def power_cuts(seed, seeds=4):
     """Cut a compaction at every point: [(phase, at, settings, statistics)], where at is
     the erase's fraction done or the image bytes programmed, and each outcome is "kept",
-    "default" or "WRONG"; and the compacted log's length."""
-    app, data = before_compaction(seed)
+    "earlier" (the statistics as a boot read them some games before), "default", "part,
+    said" (some games lost, and the console says how many) or "part" (a silent partial
+    read: the harness fails); and the compacted log's length."""
+    app, data, history = before_compaction(seed)
     old = read_back(data)
     fresh = (bytes(Settings().encode()), Stats().encode())
     base = app.stats.encode()  # what the app's fold writes: everything counted
@@ -143,8 +149,8 @@ def power_cuts(seed, seeds=4):
         said = []
         got = read_back(nvm.data, said)
         return tuple("kept" if g in (o, n) else "default" if g == f else
-                     "part, said" if said else "part"
-                     for g, o, n, f in zip(got, old, new, fresh))
+                     "earlier" if g in earlier else "part, said" if said else "part"
+                     for g, o, n, f, earlier in zip(got, old, new, fresh, ((), history)))
 
     def compact(nvm):
         log = Log(nvm, fold=lambda kind: base)
@@ -235,9 +241,9 @@ def main(argv=None):
     silent = sum(1 for r in rows if "part" in r[2:])
     print("  %d cut points; %d read part of a value without saying so. The compacted log is "
           "%d bytes: a cut from the erase's start until it is programmed, %.1f ms typical "
-          "(%.0f ms at the flash's slowest), loses the settings and statistics (\"part, "
-          "said\": some games lost, and the console says how many); any later cut loses "
-          "nothing." % (len(rows), silent, used, window[0], window[1]))
+          "(%.0f ms at the flash's slowest), loses the settings and statistics (\"earlier\": "
+          "as a boot read them some games before; \"part, said\": some games lost, and the "
+          "console says how many); any later cut loses nothing." % (len(rows), silent, used, window[0], window[1]))
     return 0 if silent == 0 and t["save_erases"] == 0 else 1
 
 

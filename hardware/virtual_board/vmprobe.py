@@ -64,8 +64,10 @@ game.start(0)
 step("objects: a Game")
 bot = engine.bot.Bot(game, 1, 2, 7)
 step("objects: the computer player (Bot)")
+import firmware  # noqa: E402
 from firmware.store import Log  # noqa: E402
 log = Log(hw.nvm)
+firmware.forget("storeload")  # as the app does after reading the nvm
 step("objects: the nvm log (Log)")
 from firmware.selftest import SelfTest  # noqa: E402
 st = SelfTest(kit, table.bg)

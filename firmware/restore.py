@@ -1,0 +1,91 @@
+"""At boot: the settings and statistics from the nvm log, their tallies' entries counted
+in. Imported by the app while it starts and let go after, with the log's reader
+(firmware/storeload.py), so that neither is in the heap during play."""
+from firmware import settings as settings_mod, stats as stats_mod
+from firmware.settings import SETTINGS_KIND
+from firmware.stats import STATS_KIND, _LIMIT
+
+if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from collections.abc import Callable
+
+    from firmware.app import App
+    from firmware.settings import Settings
+    from firmware.stats import Stats
+
+
+def restore(app: "App") -> None:
+    """Load app.settings and app.stats from app.log; say on the console what was wrong."""
+    _kind(app, SETTINGS_KIND, "settings", app.settings, decode_settings, _setting)
+    _kind(app, STATS_KIND, "statistics", app.stats, decode_stats, _game)
+    for key in app.settings.clamped:
+        app.hw.console("settings: saved %s is out of range; using its default" % key)
+
+
+def _kind(app: "App", kind: int, what: str, saved: "Settings | Stats",
+          decode: "Callable[..., bool]", apply: "Callable[..., None]") -> None:
+    log = app.log
+    payload = log.get(kind)
+    if payload is None:
+        return
+    if not decode(saved, payload):
+        app.hw.console("%s: the saved record is not understood; using defaults" % what)
+        return
+    for e in log.entries(kind):  # entries count only with their base
+        apply(saved, e)
+    if log.lost:
+        app.hw.console("%s: %d saved changes could not be read" % (what, log.lost))
+    saved.mark()
+
+
+def decode_settings(settings: "Settings", payload: bytes) -> bool:
+    """Load a SETTINGS record; an unknown version leaves the defaults (False), a bad index
+    takes its default and is listed in settings.clamped."""
+    fields = settings_mod.FIELDS
+    settings.reset()
+    if not payload or payload[0] != settings_mod._VERSION:
+        return False
+    for i in range(min(len(fields), len(payload) - 1)):
+        v = payload[1 + i]
+        if v < len(fields[i][2]):
+            settings.index[i] = v
+        else:
+            settings.clamped.append(settings_mod.KEYS[i])
+    return True
+
+
+def decode_stats(stats: "Stats", payload: bytes) -> bool:
+    """Load a STATS record; a short or out-of-range one leaves the defaults (False)."""
+    fields = stats_mod.FIELDS
+    stats.reset()
+    if not payload or len(payload) < 4 * len(fields):
+        return False
+    values = [(payload[i] << 24) | (payload[i + 1] << 16) | (payload[i + 2] << 8)
+              | payload[i + 3] for i in range(0, 4 * len(fields), 4)]
+    if max(values) > _LIMIT:
+        return False
+    for name, v in zip(fields, values):
+        setattr(stats, name, v)
+    if stats.streak_seat > 2:
+        stats.streak_seat, stats.streak = 2, 0
+    stats.mark()
+    return True
+
+
+def _setting(settings: "Settings", e: bytes) -> None:
+    """A saved change (Settings.changes()); one out of range is passed over."""
+    fields = settings_mod.FIELDS
+    if e[0] < len(fields) and e[1] < len(fields[e[0]][2]):
+        settings.index[e[0]] = e[1]
+
+
+def _game(stats: "Stats", e: bytes) -> None:
+    """A saved game (Stats.entry()); one with no valid result is passed over."""
+    if e[0] >> 6 < 3:
+        c = (e[0] & 31) << 1 | e[1] >> 7
+        s = c * (e[1] & 127) * 100
+        if stats.cover_ms + s < _LIMIT:
+            stats.covers += c
+            stats.cover_ms += s
+        stats.count(e[0] >> 6)
+        if e[0] & 32:
+            stats.match()

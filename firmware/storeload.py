@@ -1,0 +1,122 @@
+"""Reading firmware/store.py's log: the walk of the sector at boot and a tally's entries.
+Kept apart so that its code is in the heap only while the board reads the nvm (the app
+imports it at boot and lets it go with firmware.forget("storeload"))."""
+from firmware.store import _MAGIC_BYTE, crc16, _used_end
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda expr: expr  # noqa: E731  (desktop fallback)
+
+# The record format, as firmware/store.py defines it (a const is not a module attribute
+# on the board, so the numbers are written again here; a test checks they agree).
+_HEAD = const(3)
+_OVERHEAD = const(5)
+_MAX_KIND = const(127)
+_TALLY = const(128)
+_SLOT = const(3)
+_MAX_PAYLOAD = const(200)
+if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from collections.abc import Iterator
+
+    from firmware.store import Log
+
+_WINDOW = const(512)  # bytes of the sector in memory at a time while loading
+_BUDGET = const(3)  # a load checks CRCs of at most this many times the sector's bytes
+
+
+def load(log: "Log") -> None:
+    """(Re)read the nvm: the newest valid record of each kind, each tally's blocks, and
+    the end of the log.
+
+    The sector is read _WINDOW bytes at a time (a whole record always fits in a
+    window), so loading never needs 4 KB of heap in one piece. The work is bounded:
+    CRCs of at most _BUDGET times the sector's size in bytes, so even a sector of
+    garbage made of record heads loads in time proportional to its size; past that
+    budget the rest counts as garbage (damaged is set) and only its end is found."""
+    size, nvm, feed = log.size, log._nvm, log._feed
+    payloads = {}
+    blocks = {}  # type: dict[int, list[int]]
+    links = {}  # type: dict[int, int]  # kind: its newest record's CRC
+    i = last = base = 0
+    budget = _BUDGET * size
+    buf = nvm[0:min(_WINDOW, size)]
+    steps = 1
+    stop = _used_end(buf, 0)  # the log ends after the last byte that is not 0xFF
+    log.damaged = False
+    while True:
+        k = buf.find(_MAGIC_BYTE, i - base) if i - base < len(buf) else -1
+        at_end = base + len(buf) >= size
+        if k < 0 or (k + _OVERHEAD + _MAX_PAYLOAD > len(buf) and not at_end):
+            if at_end:
+                break
+            base = max(i, base + k if k >= 0 else base + len(buf))  # the window moves
+            buf = nvm[base:min(size, base + _WINDOW)]
+            steps += 1
+            if feed is not None:
+                feed()
+            stop = max(stop, _used_end(buf, base))
+            i = base
+            continue
+        i = base + k
+        if i + _OVERHEAD >= size:
+            break
+        kind = buf[k + 1]
+        n = buf[k + 2]
+        j = k + _HEAD + n
+        slots = buf[k + _HEAD] * _SLOT if kind > _TALLY and n == 3 else 0
+        if 0 < kind < 255 and 0 < n <= _MAX_PAYLOAD and base + j + 2 + slots <= size:
+            steps += j - k
+            if steps > budget:
+                log.damaged = True
+                stop = max(stop, _used_after(log, base + len(buf)))
+                break
+            crc = 0xFFFF
+            for b in memoryview(buf)[k:j]:  # crc16(), inlined
+                x = (crc >> 8) ^ b
+                x ^= x >> 4
+                crc = ((crc << 8) ^ (x << 12) ^ (x << 5) ^ x) & 0xFFFF
+            if crc == (buf[j] << 8) | buf[j + 1]:
+                i = base + j + 2
+                if kind <= _MAX_KIND:
+                    payloads[kind] = bytes(buf[k + _HEAD:j])  # a later one replaces it
+                    blocks[kind] = []  # the entries before it are in it
+                    links[kind] = crc
+                elif slots:
+                    if links.get(kind - _TALLY) == (buf[k + 4] << 8) | buf[k + 5]:
+                        blocks[kind - _TALLY].append(i)
+                        blocks[kind - _TALLY].append(slots)
+                    i += slots
+                last = i  # a CRC or slots may end in 0xFF bytes: the log ends after
+                continue
+        i += 1
+    log.end = last if last > stop else stop
+    log._payloads = payloads
+    log._blocks = blocks
+    log.steps = steps
+
+
+def _used_after(log: "Log", at: int) -> int:
+    """The end of the last byte that is not 0xFF from at on (0 if none)."""
+    stop = 0
+    while at < log.size:
+        buf = log._nvm[at:min(log.size, at + _WINDOW)]
+        if log._feed is not None:
+            log._feed()
+        stop = max(stop, _used_end(buf, at))
+        at += len(buf)
+    return stop
+
+
+def entries(log: "Log", kind: int) -> "Iterator[bytes]":
+    """The valid entries of kind's tally since its newest record, oldest first; counts in
+    log.lost the slots it could not read."""
+    spans = log._blocks.get(kind) or ()
+    log.lost = 0
+    for s in range(0, len(spans), 2):
+        slots = log._nvm[spans[s]:spans[s] + spans[s + 1]]
+        for at in range(0, _used_end(slots, 0), _SLOT):
+            if slots[at] != 0xFF and crc16(slots, at, at + 2) & 0xFF == slots[at + 2]:
+                yield bytes(slots[at:at + 2])
+            else:
+                log.lost += 1
