@@ -48,3 +48,8 @@ screenshot: $(STAMP)
 .PHONY: nvm
 nvm: $(STAMP)
 	@$(PY) -m tools.nvmcheck $(ARGS)
+
+# The chip twin: CircuitPython's own Pico image in rp2040js (see tools/chip.py).
+.PHONY: chip
+chip: $(STAMP)
+	@$(PY) -m tools.chip $(ARGS)

@@ -1,0 +1,123 @@
+"""The chip twin (tools/chip.py): CircuitPython 10.3's own Pico image in the rp2040js
+emulator runs the unchanged firmware from a FAT image of the deployed tree; keys arrive
+as GPIO edges, the glass is decoded from the I2C bytes. Its glass must equal the desktop
+twin's, step by step. Skipped, with one counted reason, where node or the toolchain
+files are missing (.ci/run provides them)."""
+import os
+import re
+
+import pytest
+from PIL import Image
+
+from tools import chip
+
+REASON = chip.missing()
+pytestmark = pytest.mark.skipif(REASON is not None, reason="the chip twin: %s" % REASON)
+GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
+
+
+def _golden(name):
+    img = Image.open(os.path.join(GOLDEN, name + ".png")).convert("L")
+    return bytes(1 if v > 127 else 0 for v in img.tobytes())
+
+
+def _diff(got, want):
+    return "\n".join("".join("." if got[y * 128 + x] == want[y * 128 + x]
+                             else ("+" if got[y * 128 + x] else "-") for x in range(128))
+                     for y in range(64))
+
+
+def _seed(run):
+    seeds = [int(m.group(1)) for _, line in run.console
+             for m in [re.match(r"match: seed (\d+)", line)] if m]
+    assert seeds, run.text()
+    return seeds[0]
+
+
+@pytest.fixture(scope="module")
+def booted():
+    """Boot, show the menu, start a 2-player match (for its seed)."""
+    return chip.run("400 A3 tap 80\n", after_ms=600)
+
+
+@pytest.fixture(scope="module")
+def played(booted):
+    """The match, pressed by GPIO with no USB host (as on batteries)."""
+    seed = _seed(booted)
+    script, checks, counts = chip.match_script(seed)
+    run = chip.run(script, usb=False, after_ms=checks[-1] - max(
+        int(line.split()[0]) for line in script.splitlines()) + 100)
+    return run, seed, script, checks, counts
+
+
+def test_boot_reaches_the_main_menu_and_it_equals_the_desktop_golden(booted):
+    assert booted.t0 is not None, booted.why + "\n" + booted.text()
+    assert 500e6 < booted.t0 < 15000e6  # ns: boot to the first full frame
+    got = booted.oled_at(300).frame()
+    want = _golden("menu")
+    assert got == want, _diff(got, want)
+
+
+def test_a_scripted_match_by_gpio_shows_what_the_desktop_twin_shows_at_every_step(played):
+    run, seed, script, checks, counts = played
+    assert counts["covered"] >= 20 and counts["foul"] and counts["collision"] \
+        and counts["stall"], counts
+    desktop = chip.desktop_glass(script, seed, checks)
+    for ms, want in zip(checks, desktop):
+        got = run.oled_at(ms).frame()
+        assert got == want, "at %d ms after the first frame:\n%s" % (ms, _diff(got, want))
+    presses = [k for k in run.keys if k[2]]
+    assert len(presses) == script.count("tap")
+
+
+def test_the_first_cover_of_a_match_is_one_short_pass(played):
+    """It once also re-sent both hidden banners' areas (1.5 KB that changed no pixel, a
+    125 ms pass): displayio keeps a hidden TileGrid's area from a full-frame refresh."""
+    import bisect
+    run, seed, script, checks, counts = played
+    edge = next(t for t, _, down in run.keys if down and t >= run.t0 + counts["cover_at"][0] * 1e6
+                - 1e3)
+    feeds = run.feeds
+    starts = [x[0] for x in run.i2c]
+    i = bisect.bisect_left(feeds, edge)
+    for a, b in zip(feeds[i:], feeds[i + 1:]):
+        writes = run.i2c[bisect.bisect_left(starts, a):bisect.bisect_left(starts, b)]
+        if writes:
+            break
+    sent = sum(len(w[4]) for w in writes)
+    assert sent <= 200, sent
+    assert b - a <= 20e6, "the first cover's pass took %.1f ms" % ((b - a) / 1e6)
+
+
+def test_the_self_test_names_every_button_pressed_by_gpio():
+    from tools.play import KEY_NAMES
+    lines = ["%d A1 tap 80" % (400 + 300 * i) for i in range(5)]  # DOWN to SELF TEST
+    lines.append("2000 A3 tap 80")
+    t, checks = 4500, []
+    for name in sorted(KEY_NAMES, key=KEY_NAMES.get):
+        if name == "MENU":
+            continue
+        lines.append("%d %s tap 80" % (t, name))
+        checks.append(t + 250)
+        t += 400
+    script = "\n".join(lines) + "\n"
+    run = chip.run(script, after_ms=400)
+    desktop = chip.desktop_glass(script, 1, checks)
+    frames = [run.oled_at(ms).frame() for ms in checks]
+    info = slice(8 * 128, 16 * 128)  # "I2C 3C 400K  MEM 98K": a desktop has no gc.mem_free
+    for ms, got, want in zip(checks, frames, desktop):
+        got, want = bytearray(got), bytearray(want)
+        assert any(got[info])
+        got[info] = want[info] = bytes(8 * 128)
+        assert got == want, "at %d ms:\n%s" % (ms, _diff(got, want))
+    assert len(set(frames)) == len(frames)  # each key press changed the key screen
+
+
+def test_no_display_at_the_address_says_so_and_retries_without_a_reset():
+    run = chip.run("", display=False, boot_ms=9000)
+    said = [line for _, line in run.console if "No display at I2C address 0x3c" in line]
+    assert len(said) >= 2, run.text()
+    assert "found: nothing" in said[0]
+    assert run.t0 is None and "watchdog" not in run.text()
+    assert not any(line.startswith("Adafruit CircuitPython") for _, line in run.console[1:]) \
+        or sum(line.startswith("Adafruit CircuitPython") for _, line in run.console) <= 1

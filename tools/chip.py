@@ -1,0 +1,498 @@
+"""make chip: the unchanged firmware on CircuitPython's own Pico image in an emulated RP2040.
+
+The CIRCUITPY tree is the one `make deploy` writes (code.py, the packages as CircuitPython
+.mpy, settings.toml, the SSD1306 library), packed as a FAT image at the flash offset
+CircuitPython mounts. rp2040js (npm, pinned in tools/chipjs/package-lock.json, installed on
+first use) runs the Pico image with it: the OLED is an SSD1306 answering on the I2C pins
+(bytes take their real bit times), the buttons are GPIO inputs with pull-ups, the piezo's
+PWM is read from its slice's registers, the console is USB CDC. The glass is decoded from
+the bus bytes by the desktop twin's own SSD1306 decoder.
+
+    make chip ARGS="--script docs/screenshot.keys --png chip.png"
+
+Needs node and npm, and the toolchain files: CIRCUITPY_UF2 (raspberry_pi_pico.uf2),
+RP2040_BOOTROM (bootrom-b1.bin) and CIRCUITPY_MPY_CROSS (.ci/run sets all three).
+Not modelled by the emulator: flash writes (nvm saves are lost), exact wait states, the
+ADC.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from hardware import config, pinmap
+from hardware.virtual_ssd1306 import VirtualSSD1306
+from tools import boardvm
+from tools.cli import Parser, bounded, fail, read_text
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+NODE_DIR = os.path.join(HERE, "chipjs")
+MAX_MS = 3600000
+
+
+def toolchain():
+    """(uf2, bootrom) paths from the environment, or None for a missing one."""
+    return tuple(os.environ.get(v) if os.path.isfile(os.environ.get(v) or "") else None
+                 for v in ("CIRCUITPY_UF2", "RP2040_BOOTROM"))
+
+
+def missing():
+    """One line naming what the chip twin lacks here, or None when it can run."""
+    lacks = []
+    for tool in ("node", "npm"):
+        if shutil.which(tool) is None:
+            lacks.append(tool)
+    uf2, rom = toolchain()
+    if uf2 is None:
+        lacks.append("CIRCUITPY_UF2 (CircuitPython's raspberry_pi_pico.uf2)")
+    if rom is None:
+        lacks.append("RP2040_BOOTROM (the RP2040's bootrom-b1.bin)")
+    if boardvm.mpy_cross() is None:
+        lacks.append("CIRCUITPY_MPY_CROSS (CircuitPython's mpy-cross)")
+    return "the chip twin needs " + ", ".join(lacks) if lacks else None
+
+
+def _npm_ready():
+    """rp2040js installed from the lock file, once."""
+    stamp = os.path.join(NODE_DIR, "node_modules", ".installed")
+    lock = os.path.join(NODE_DIR, "package-lock.json")
+    if os.path.exists(stamp) and os.path.getmtime(stamp) >= os.path.getmtime(lock):
+        return
+    print("Setting up tools/chipjs/node_modules from package-lock.json (first run only)...",
+          file=sys.stderr)
+    subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                   cwd=NODE_DIR, check=True, stdout=subprocess.DEVNULL)
+    with open(stamp, "w"):
+        pass
+
+
+def build_image(dest, settings=None):
+    """The CIRCUITPY tree (deploy's own output) under dest, with settings.toml values
+    replaced from settings, packed as a FAT image; returns (image path, settings)."""
+    from tools import fatimage
+    tree = boardvm.build_tree(os.path.join(dest, "CIRCUITPY"))
+    values = {s[0]: s[2] for s in pinmap.SETTINGS}
+    values.update(settings or {})
+    if settings:
+        path = os.path.join(tree, "settings.toml")
+        with open(path) as f:
+            lines = [ln for ln in f.read().splitlines()
+                     if ln.split("=", 1)[0].strip() not in settings]
+        lines += ["%s = %s" % (key, json.dumps(value)) for key, value in settings.items()]
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+    image = os.path.join(dest, "circuitpy.img")
+    with open(image, "wb") as f:
+        f.write(fatimage.build(tree))
+    return image, values
+
+
+class ChipRun:
+    """What the chip did: console lines, I2C writes, key edges, PWM changes, main-loop
+    passes (watchdog feeds), all in ns of simulated time; t0 is the first full frame."""
+
+    def __init__(self, lines, address, width=128, height=64):
+        self.console, self.i2c, self.keys, self.pwm = [], [], [], []
+        self.t0 = None
+        self.feeds, self.pcs, self.end, self.why = [], {}, 0, ""
+        for ln in lines:
+            e = json.loads(ln)
+            k = e["k"]
+            if k == "con":
+                self.console.append((e["t"], e["s"]))
+            elif k == "i2c":
+                self.i2c.append((e["t"], e["end"], e["a"], e["ack"], bytes.fromhex(e["d"])))
+            elif k == "key":
+                self.keys.append((e["t"], e["pin"], e["down"]))
+            elif k == "pwm":
+                self.pwm.append((e["t"], e["hz"], e["duty"]))
+            elif k == "t0":
+                self.t0 = e["t"]
+            elif k == "feed":
+                self.feeds = e["t"]
+            elif k == "pc":
+                self.pcs = {kind: {int(a): n for a, n in e[kind].items()}
+                            for kind in ("refresh", "big", "other")}
+            elif k == "end":
+                self.end, self.why = e["t"], e["why"]
+        self.address, self.width, self.height = address, width, height
+
+    def oled_at(self, ms):
+        """The SSD1306 after every write that ended by ms after t0."""
+        oled = VirtualSSD1306(self.width, self.height, self.address)
+        limit = self.t0 + ms * 1e6
+        for t, end, a, ack, data in self.i2c:
+            if end > limit:
+                break
+            if ack and a == self.address:
+                oled.write(data)
+        return oled
+
+    def text(self):
+        return "\n".join(s for _, s in self.console)
+
+
+def run(script="", *, settings=None, display=True, after_ms=500, boot_ms=20000,
+        profile=False, usb=True, work=None):
+    """Boot the Pico image and play a key script (make play's format, times from the first
+    full frame); returns a ChipRun. usb=False runs it with no USB host (on batteries): the
+    console is then not heard."""
+    from hardware.virtual_keypad import load_script
+    from tools.play import KEY_NAMES
+    problem = missing()
+    if problem:
+        raise boardvm.ToolchainError(problem)
+    _npm_ready()
+    uf2, rom = toolchain()
+    events = load_script(script, KEY_NAMES, MAX_MS)
+    with tempfile.TemporaryDirectory() as tmp:
+        image, values = build_image(work or tmp, settings)
+        keys = [int(p[2:]) for p in config.key_pins(values)]
+        job = {"bootrom": rom, "uf2": uf2, "fat": image,
+               "sda": int(values["CS_I2C_SDA"][2:]), "scl": int(values["CS_I2C_SCL"][2:]),
+               "address": values["CS_I2C_ADDRESS"], "display": display,
+               "keys": keys, "piezo": int(values["CS_PIEZO"][2:]),
+               "events": [[ms, keys[key], 1 if down else 0] for ms, key, down in events],
+               "after_ms": max([ms for ms, _, _ in events] or [0]) + after_ms,
+               "max_ms": boot_ms, "profile": profile, "usb": usb}
+        path = os.path.join(tmp, "job.json")
+        with open(path, "w") as f:
+            json.dump(job, f)
+        p = subprocess.run(["node", os.path.join(NODE_DIR, "run.mjs"), path],
+                           capture_output=True, text=True, cwd=NODE_DIR)
+    if p.returncode != 0:
+        raise RuntimeError("the chip twin stopped: " + (p.stderr.strip().splitlines() or
+                                                          ["exit %d" % p.returncode])[-1])
+    return ChipRun(p.stdout.splitlines(), values["CS_I2C_ADDRESS"])
+
+
+def elf_functions(path):
+    """[(start, end, name)] of the function symbols of an ARM ELF32 file, sorted."""
+    import struct
+    with open(path, "rb") as f:
+        elf = f.read()
+    if elf[:4] != b"\x7fELF" or elf[4] != 1:
+        raise ValueError("%s is not a 32-bit ELF file" % path)
+    shoff, = struct.unpack_from("<I", elf, 0x20)
+    shentsize, shnum = struct.unpack_from("<HH", elf, 0x2E)
+    sections = [struct.unpack_from("<IIIIIIIIII", elf, shoff + i * shentsize)
+                for i in range(shnum)]
+    out = []
+    for sec in sections:
+        if sec[1] != 2:  # SHT_SYMTAB
+            continue
+        strtab = sections[sec[6]]
+        for at in range(sec[4], sec[4] + sec[5], 16):
+            name, value, size, info = struct.unpack_from("<IIIB", elf, at)
+            if info & 15 == 2 and size:  # STT_FUNC
+                end = elf.index(b"\0", strtab[4] + name)
+                out.append((value & ~1, (value & ~1) + size,
+                            elf[strtab[4] + name:end].decode("ascii", "replace")))
+    return sorted(out)
+
+
+# Where a pass spends the CPU: by function name, first match wins.
+_WHERE = (("asleep (waiting for an interrupt)", ("<asleep>",)),
+          ("USB serial to the computer", ("tud_", "tu_", "dcd_", "usbd_", "cdcd_", "rp2usb_",
+                                          "bufctrl_", "handle_hw_buff", "usb_")),
+          ("I2C: waiting on the bus", ("i2c_", "busio_i2c", "check_single_timeout",
+                                       "busy_wait")),
+          ("displayio: drawing dirty areas", ("displayio", "busdisplay", "tilegrid", "bitmap",
+                                              "palette", "area", "colorconverter",
+                                              "displaycore", "fill_area", "refresh")),
+          ("keypad scan", ("keypad", "keys_")),
+          ("Python: the firmware's bytecode and runtime", ("mp_", "gc_", "fun_", "mpz_",
+                                                           "qstr", "vstr", "m_", "py_",
+                                                           "aeabi_", "bytecode", "map_")))
+
+
+def cpu_split(hist, functions):
+    """{what: share} of a PC histogram, by the _WHERE groups (the rest is "other")."""
+    import bisect
+    starts = [f[0] for f in functions]
+    totals = {}
+    for pc, cycles in hist.items():
+        name = "<asleep>"
+        if pc >= 0:
+            i = bisect.bisect_right(starts, pc) - 1
+            name = functions[i][2] if i >= 0 and pc < functions[i][1] else "?"
+        what = "other (supervisor, USB, keypad scan, ...)"
+        for label, stems in _WHERE:
+            if any(stem in name for stem in stems):
+                what = label
+                break
+        totals[what] = totals.get(what, 0) + cycles
+    whole = sum(totals.values()) or 1
+    return {what: n / whole for what, n in totals.items()}
+
+
+def match_script(seed, covers=20, gap=450, limit_ms=90000):
+    """A 2-player match through the menus, played on the desktop twin with the deal of
+    seed: at least `covers` covers, a foul, a collision and a stall, then the game's end
+    or limit_ms. Returns (script text, checkpoints in ms, counts of each press result)."""
+    import engine
+    from engine import game as game_mod
+    from firmware.app import App
+    from hardware import virtual
+    from hardware.keymap import pile_of, player_of, role_of
+    from tools.play import KEY_NAMES
+    names = {v: k for k, v in KEY_NAMES.items()}
+    hw = virtual.init(seed=seed, start_ms=virtual.BOOT_TICKS)
+    app = App(hw)
+    counts = {"covered": 0, "foul": 0, "collision": 0, "stall": 0, "cover_at": []}
+    lines, checks = [], []
+    press = game_mod.Game.press
+    results = {engine.COVERED: "covered", engine.FOUL: "foul", engine.COLLISION: "collision"}
+
+    def counted(self, player, pile, now):
+        r = press(self, player, pile, now)
+        if r in results:
+            counts[results[r]] += 1
+        if r == engine.COVERED:
+            counts["cover_at"].append(pressed[-1])
+        return r
+
+    def run_to(ms):
+        while hw.elapsed < ms:
+            before = app.match.game.phase
+            app.step()
+            if app.match.game.phase == engine.STALL and before != engine.STALL:
+                counts["stall"] += 1
+
+    def key(player, pile):
+        n = app.match.game.rules.piles_per_row
+        for k in range(16):
+            r = role_of(k)
+            if player_of(r) == player and pile_of(r, n) == pile:
+                return k
+        raise AssertionError("no key for player %d pile %d" % (player, pile))
+
+    pressed = [0]
+
+    def tap(t, *keys, settle=300):
+        pressed.append(t)
+        for k in keys:
+            hw.keys.tap(k, hw.ms(t), 80)
+            lines.append("%d %s tap 80" % (t, names[k]))
+        checks.append(t + settle)
+
+    game_mod.Game.press = counted
+    try:
+        t = 400
+        tap(t, KEY_NAMES["A3"], settle=1100)  # RIGHT on 2 PLAYERS: the deal takes a while
+        run_to(t + 1200)
+        t += 1200
+        player = 0
+        while t < limit_ms:
+            g = app.match.game
+            done = (counts["covered"] >= covers and counts["foul"] and counts["collision"]
+                    and counts["stall"])
+            if done or g.phase == engine.MATCH_OVER:
+                break
+            if g.phase == engine.GAME_OVER:  # any key deals the next game
+                t += 1500
+                run_to(t)
+                tap(t, KEY_NAMES["A3"], settle=1100)
+                run_to(t + 1200)
+                t += 1200
+                continue
+            if g.phase == engine.PLAY:
+                n = g.rules.piles_per_row
+                piles = [p for p in range(2 * n) if g.coverable(p)]
+                now = hw.ms(t)
+                if not counts["foul"] and counts["covered"] >= 3:
+                    idle = [p for p in range(2 * n) if not g.coverable(p)]
+                    if idle and not g.locked(0, now):
+                        tap(t, key(0, idle[0]))
+                elif piles and not counts["collision"] and counts["covered"] >= 6:
+                    tap(t, key(0, piles[0]), key(1, piles[0]))
+                elif piles:
+                    if g.locked(player, now):
+                        player = 1 - player
+                    tap(t, key(player, piles[0]))
+                    player = 1 - player
+                else:
+                    checks.append(t + 300)
+            run_to(t + gap)
+            t += gap
+    finally:
+        game_mod.Game.press = press
+    checks.append(t + 300)
+    return "\n".join(lines) + "\n", checks, counts
+
+
+def desktop_glass(script, seed, checkpoints):
+    """The desktop twin's glass at each checkpoint (ms since the app started)."""
+    from firmware.app import App
+    from hardware import virtual
+    from hardware.virtual_keypad import load_script
+    from tools.play import KEY_NAMES
+    hw = virtual.init(seed=seed, start_ms=virtual.BOOT_TICKS)
+    app = App(hw)
+    hw.keys.schedule(load_script(script, KEY_NAMES, MAX_MS), offset_ms=hw.ms(0))
+    frames = []
+    for ms in checkpoints:
+        while hw.elapsed < ms:
+            app.step()
+        frames.append(hw.oled.frame())
+    return frames
+
+
+def seed_of(run):
+    """The seed of the first match the chip dealt (its console says it)."""
+    import re
+    for _, line in run.console:
+        m = re.match(r"match: seed (\d+)", line)
+        if m:
+            return int(m.group(1))
+    raise RuntimeError("the chip dealt no match:\n" + run.text())
+
+
+def press_to_glass(run, presses, settle_ms=300):
+    """For each press (ms after t0): ns from the GPIO edge to the end of the I2C write
+    after which the glass first equals what it shows settle_ms later."""
+    out = []
+    for ms in presses:
+        edge = min((t for t, _, down in run.keys if down and t >= run.t0 + ms * 1e6 - 1e3),
+                   default=None)
+        if edge is None:
+            continue
+        want = run.oled_at((edge - run.t0) / 1e6 + settle_ms).frame()
+        oled = run.oled_at((edge - run.t0) / 1e6)
+        for t, end, a, ack, data in run.i2c:
+            if t < edge or not ack or a != run.address:
+                continue
+            oled.write(data)
+            if oled.frame() == want:
+                out.append(end - edge)
+                break
+    return out
+
+
+def _stats(values):
+    v = sorted(values)
+    if not v:
+        return {}
+    return {"n": len(v), "mean": sum(v) / len(v), "median": v[len(v) // 2],
+            "p95": v[min(len(v) - 1, int(len(v) * 0.95))], "max": v[-1]}
+
+
+def pass_times(run, start_ms):
+    """Main-loop passes (watchdog feed to feed, ns) in the menu before start_ms and in play
+    after it, those that sent I2C bytes apart."""
+    feeds = [t for t in run.feeds if t >= run.t0]
+    writes = [t for t, _, _, _, _ in run.i2c]
+    import bisect
+    groups = {"menu, idle": [], "play, idle": [], "play, refreshing": []}
+    start = run.t0 + start_ms * 1e6
+    for a, b in zip(feeds, feeds[1:]):
+        sent = bisect.bisect_left(writes, b) > bisect.bisect_left(writes, a)
+        if b < start:
+            if not sent:
+                groups["menu, idle"].append(b - a)
+        elif a > start + 1500e6:  # after the deal
+            groups["play, refreshing" if sent else "play, idle"].append(b - a)
+    return {k: _stats(v) for k, v in groups.items()}
+
+
+def _desktop_bytes(script, seed, hz, until_ms):
+    """I2C bytes the desktop twin sends for the same script (its first frame excluded)."""
+    from firmware.app import App
+    from hardware import virtual
+    from hardware.virtual_keypad import load_script
+    from tools.play import KEY_NAMES
+    hw = virtual.init(seed=seed, start_ms=virtual.BOOT_TICKS,
+                      settings={"CS_I2C_HZ": hz})
+    app = App(hw)
+    app.step()
+    first = hw.i2c.bytes_sent
+    hw.keys.schedule(load_script(script, KEY_NAMES, MAX_MS), offset_ms=hw.ms(0))
+    while hw.elapsed < until_ms:
+        app.step()
+    return hw.i2c.bytes_sent - first
+
+
+def figures(covers=50, frequencies=(400000, 1000000), progress=print):
+    """The chip figures of docs/BENCH.md: boot, heap, passes, press to glass, CPU split.
+
+    The match is played with no USB host (a handheld on batteries) at each I2C clock, and
+    once more at the first with the USB console connected, for its heap lines and to see
+    what serving the computer costs."""
+    elf = os.environ.get("CIRCUITPY_UF2", "")[:-4] + ".elf"
+    functions = elf_functions(elf) if os.path.isfile(elf) else None
+    progress("  chip: boot and the seed of the first deal")
+    boot = run("400 A3 tap 80\n", after_ms=600)
+    seed = seed_of(boot)
+    free = {}
+    script, checks, counts = match_script(seed, covers=covers, limit_ms=180000)
+    out = {"boot_ms": boot.t0 / 1e6, "free": free, "seed": seed, "counts": counts, "runs": {}}
+    for hz, usb in [(hz, False) for hz in frequencies] + [(frequencies[0], True)]:
+        progress("  chip: a match of %d covers at %d Hz, %s" % (
+            counts["covered"], hz, "USB console connected" if usb else "no USB host"))
+        r = run(script, settings={"CS_I2C_HZ": hz}, after_ms=800, usb=usb,
+                profile=functions is not None)
+        for _, line in (boot.console + r.console if usb else ()):
+            for key, stem in (("after boot", "ready: "), ("at a match's start", "match: "),
+                              ("after a game", "game over: ")):
+                if line.startswith(stem) and "bytes free" in line:
+                    free[key] = min(free.get(key, 1 << 30), int(line.split()[-3]))
+        entry = {"press_to_glass": _stats(press_to_glass(r, counts["cover_at"])),
+                 "passes": pass_times(r, 400),
+                 "bytes": sum(len(x[4]) + 1 for x in r.i2c if x[0] >= r.t0 and x[3]),
+                 "desktop_bytes": _desktop_bytes(script, seed, hz, checks[-1]),
+                 "glass": sum(r.oled_at(ms).frame() == want for ms, want in
+                              zip(checks, desktop_glass(script, seed, checks))),
+                 "checks": len(checks)}
+        if functions is not None:
+            entry["cpu"] = {kind: cpu_split(h, functions) for kind, h in r.pcs.items()}
+        out["runs"][(hz, usb)] = entry
+    return out
+
+
+def main(argv=None):
+    ap = Parser(prog="make chip", description=__doc__.splitlines()[0])
+    ap.add_argument("--script", metavar="FILE", help="key script (make play's format)")
+    ap.add_argument("--png", metavar="FILE", help="save the final glass")
+    ap.add_argument("--scale", type=bounded(1, 16), default=4, help="PNG scale (default 4)")
+    ap.add_argument("--after", type=bounded(0, MAX_MS, " ms"), default=500,
+                    help="run this long after the last key (default 500)")
+    ap.add_argument("--bus-log", metavar="FILE", help="write every I2C write (ns, address, hex)")
+    ap.add_argument("--no-display", action="store_true", help="nothing answers on the bus")
+    args = ap.parse_args(argv)
+    problem = missing()
+    if problem:
+        fail("make chip", problem)
+    text = ""
+    if args.script:
+        text, why = read_text(args.script)
+        if text is None:
+            fail("make chip", why)
+    for path in (args.png, args.bus_log):
+        if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            fail("make chip", "%s: the folder does not exist" % path)
+    try:
+        r = run(text, display=not args.no_display, after_ms=args.after)
+    except ValueError as e:
+        fail("make chip", "%s %s" % (args.script, e))
+    for _, line in r.console:
+        if line:
+            print("console: " + line)
+    if r.t0 is None:
+        print("no full frame reached the glass (%s)" % r.why)
+        return 1
+    print("boot to the first full frame  %.0f ms simulated" % (r.t0 / 1e6))
+    print("I2C writes                    %d (%d bytes)" % (len(r.i2c), sum(len(x[4]) for x in r.i2c)))
+    if args.bus_log:
+        with open(args.bus_log, "w") as f:
+            for t, end, a, ack, data in r.i2c:
+                f.write("%d %d 0x%02x %s %s\n" % (t, end, a, "ack" if ack else "nack", data.hex()))
+    if args.png:
+        r.oled_at((r.end - r.t0) / 1e6).to_png(args.png, scale=args.scale)
+        print("glass                         " + args.png)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
