@@ -62,7 +62,7 @@ class Match:
             g.start(now)
         else:
             g.new_match(now)
-        self._dealt(now)
+        self._dealt(now, True)  # a whole new screen: every pile in its one full frame
 
     def next_game(self, now: int) -> bool:
         """After a game over: deal the next game of the match; False if the match is over."""
@@ -72,12 +72,12 @@ class Match:
             return False
         gc.collect()  # a quiet point: between games
         self.game.next_game(now)
-        self._dealt(now)
+        self._dealt(now, False)  # the piles then come one a pass
         return True
 
-    def _dealt(self, now: int) -> None:
+    def _dealt(self, now: int, every: bool) -> None:
         self.phase = -1
-        self.table.sync(self.game)
+        self.table.sync(self.game, every)
         self.sound.play(sound.DEAL, now)
 
     def press(self, role: int, t: int) -> None:

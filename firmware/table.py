@@ -52,13 +52,13 @@ class Table:
         for line in self.lines:
             self.group.append(line.grid)
         box = Banner.box()
-        self.banners = (Banner(kit, _ROW_A_Y, False, box), Banner(kit, _ROW_B_Y, True, box))
-        for b in self.banners:
-            self.group.append(b.group)
+        self.banners = (Banner(kit, self.group, _ROW_A_Y, False, box),
+                        Banner(kit, self.group, _ROW_B_Y, True, box))
         self.n = 0
         self.cell_w = 0
         self.decks = bytearray(b"\xff\xff")  # deck counts drawn
         self.pips = bytearray(b"\xff\xff")  # wins drawn
+        self.version = -1  # the game's version the table shows in full (-1: none)
         self.msg_until = [_FOREVER, _FOREVER]  # ticks_ms when each message expires
         self.msg_on = bytearray(2)
         self.hint_mask = 0
@@ -66,6 +66,7 @@ class Table:
     def layout(self, n: int) -> None:
         """Arrange n piles per row (3 or 4) and draw the card outlines."""
         self.n = n
+        self.version = -1
         w = W // n
         self.cell_w = w
         left = (W - w * n) // 2
@@ -94,10 +95,24 @@ class Table:
             self.banners[p].hide()
             self.msg_on[p] = 0
 
-    def sync(self, game: "Game") -> None:
-        """Redraw the piles, deck counts and score pips that differ from the game."""
-        for p in range(2 * self.n):
-            self.cells[p].show(game.top(p))
+    def sync(self, game: "Game", every: bool = False) -> None:
+        """Redraw the deck counts and score pips that differ from the game, and the first
+        pile that does (every pile that does if every). Called every pass, it draws the next
+        pile in the next pass: a redeal of every pile spreads over short passes (about 15 ms
+        each on the chip) instead of one pass of 70 ms in which no key is read."""
+        version = game.version
+        if version != self.version:  # else the tops are as the table shows them all
+            cells = self.cells
+            behind = False
+            for p in range(2 * self.n):
+                card = game.top(p)
+                if card != cells[p].card:
+                    cells[p].show(card)
+                    if not every:
+                        behind = True
+                        break
+            if not behind:
+                self.version = version
         for player in range(2):
             d = game.deck_size(player)
             if d != self.decks[player]:

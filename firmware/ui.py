@@ -190,11 +190,17 @@ def clear(bmp: displayio.Bitmap, x0: int, y0: int, w: int, h: int) -> None:
 
 class Banner:
     """A box with one line of double-size text across a player's row, facing that player.
-    Both banners draw the same box bitmap (box()), each through its own TileGrid."""
+    Both banners draw the same box bitmap (box()), each through its own TileGrid.
 
-    def __init__(self, kit: Kit, y: int, flipped: bool, box: "displayio.Bitmap",
-                 chars: int = 10) -> None:
+    A hidden banner is out of its parent group rather than .hidden: CircuitPython's
+    displayio keeps a hidden TileGrid's area from a full-screen refresh and sends it again
+    at the next refresh (about 1.5 KB that change no pixel, at the first cover of a match)."""
+
+    def __init__(self, kit: Kit, parent: "displayio.Group", y: int, flipped: bool,
+                 box: "displayio.Bitmap", chars: int = 10) -> None:
         self.kit = kit
+        self.parent = parent
+        self.on = False
         self.group = displayio.Group()
         self.group.append(kit.grid(box, W, CELL_H, 1, 0, y, flipped))
         big = displayio.Group(scale=2)
@@ -203,7 +209,6 @@ class Banner:
         self.line = TextLine(kit, chars, x, (y + (CELL_H - 16) // 2) // 2, flipped)
         big.append(self.line.grid)
         self.group.append(big)
-        self.group.hidden = True
 
     @staticmethod
     def box() -> "displayio.Bitmap":
@@ -214,14 +219,16 @@ class Banner:
         return box
 
     def show(self, text: bytes | str) -> None:
-        """Show the banner with text centred."""
+        """Show the banner with text centred, on top of its parent group."""
         self.line.center(text)
-        if self.group.hidden:
-            self.group.hidden = False
+        if not self.on:
+            self.on = True
+            self.parent.append(self.group)
             self.kit.changes += 1
 
     def hide(self) -> None:
         """Hide the banner (the row beneath shows again)."""
-        if not self.group.hidden:
-            self.group.hidden = True
+        if self.on:
+            self.on = False
+            self.parent.remove(self.group)
             self.kit.changes += 1

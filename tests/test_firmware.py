@@ -9,7 +9,10 @@ from engine.ticks import TICKS_PERIOD, ticks_add, ticks_diff
 from engine import Rules
 from firmware.app import App
 from hardware import virtual
+from hardware import pinmap
 from hardware.keymap import DEBOUNCE_SCANS
+
+SCAN_MS = {s[0]: s[2] for s in pinmap.SETTINGS}["CS_KEY_INTERVAL_MS"]  # the default
 from tools import measure, scenes
 from tools.play import parse_decks
 
@@ -97,7 +100,7 @@ def test_a_key_press_is_handled_in_the_first_pass_after_the_scanner_reports_it()
     for ms, pass_index in zip(press_ms, handled):
         # the scan that reports it: the first at or after the contact closes, plus the
         # scans of the debounce
-        scan = -(-ms // 5) * 5 + (DEBOUNCE_SCANS - 1) * 5
+        scan = -(-ms // SCAN_MS) * SCAN_MS + (DEBOUNCE_SCANS - 1) * SCAN_MS
         first = next(i for i, t in enumerate(starts) if t >= scan)
         assert pass_index == first, (ms, pass_index, first)
 
@@ -106,9 +109,10 @@ def test_presses_reach_the_engine_with_the_scanners_timestamps():
     hw, app = _app()
     hw.keys.tap(3, hw.ms(400))
     _run_until(hw, app, 690)
-    hw.keys.tap(0, hw.ms(703))  # A covers pile 0; the debounced scan at 710 stamps it
+    hw.keys.tap(0, hw.ms(703))  # A covers pile 0; the scan that debounces it stamps it
     _run_until(hw, app, 800)
-    assert app.match.game.changed_at(0) == hw.ms(705 + 5 * (DEBOUNCE_SCANS - 1))
+    first = -(-703 // SCAN_MS) * SCAN_MS
+    assert app.match.game.changed_at(0) == hw.ms(first + SCAN_MS * (DEBOUNCE_SCANS - 1))
 
 
 @pytest.mark.parametrize("keys", [False, True], ids=["idle", "with-key-events"])
