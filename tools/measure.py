@@ -86,17 +86,21 @@ def key_latency(interval_ms, presses=200, seed=3):
     hw = virtual.init(seed=1, settings={"CS_KEY_INTERVAL_MS": interval_ms})
     app = App(hw, Rules(foul_lockout_ms=0))
     app.start_match(-1)
+    from hardware.keymap import DEBOUNCE_SCANS
+    hold = interval_ms * (DEBOUNCE_SCANS + 1) + 20  # long enough to pass the debounce
     r = random.Random(seed)
     latencies = []
     t = hw.elapsed + 500
     for _ in range(presses):
-        t += r.randint(120, 400)
-        hw.keys.tap(r.choice((0, 1, 2, 3, 8, 9, 10, 11)), hw.ms(t), 40)
-        while True:
+        t += r.randint(120, 400) + hold
+        hw.keys.tap(r.choice((0, 1, 2, 3, 8, 9, 10, 11)), hw.ms(t), hold)
+        while hw.elapsed < t + 1000:
             start = hw.elapsed
             before = app.presses
             app.step()
             if app.presses > before:
                 latencies.append(start - t)
                 break
+        else:
+            raise RuntimeError("a %d ms press at %d ms was never handled" % (hold, t))
     return sum(latencies) / len(latencies), max(latencies)
