@@ -106,9 +106,13 @@ def loop_section():
     from engine import Rules
     from firmware.app import App
     from hardware import virtual
-    fast = measure.key_latency(5)
+    from hardware import pinmap
+    from hardware.keymap import DEBOUNCE_SCANS
+    scan = {s[0]: s[2] for s in pinmap.SETTINGS}["CS_KEY_INTERVAL_MS"]
+    fast = measure.key_latency(scan)
     slow = measure.key_latency(20)
-    rows = [("key press to engine, mean / max (5 ms scans, debounced over 2)",
+    rows = [("key press to engine, mean / max (%d ms scans, debounced over %d)"
+             % (scan, DEBOUNCE_SCANS),
              "%.1f / %d ms" % fast, "%.1f / %d ms (keypad default, 20 ms)" % slow,
              "first pass after the scan")]
     for keys in (False, True):
@@ -217,7 +221,71 @@ def board_vm_section():
     return title, header, rows, note
 
 
-SECTIONS = (engine_section, board_vm_section, display_section, loop_section, sim_section)
+def chip_section():
+    """The chip twin: CircuitPython's Pico image in rp2040js (passes, press to glass, heap)."""
+    from tools import chip
+    from hardware import pinmap
+    from hardware.keymap import DEBOUNCE_SCANS
+    scan = {s[0]: s[2] for s in pinmap.SETTINGS}["CS_KEY_INTERVAL_MS"]
+    title = "On the chip: CircuitPython 10.3's Pico image in an emulated RP2040"
+    header = ("figure", "400 kHz", "1 MHz", "400 kHz, USB console on", "target / desktop")
+    missing = chip.missing()
+    if missing:
+        return title, header, [], "Not measured in this run: " + missing
+    f = chip.figures(progress=lambda line: print(line, file=sys.stderr))
+    runs = [f["runs"][(400000, False)], f["runs"][(1000000, False)], f["runs"][(400000, True)]]
+
+    def ms(stats, keys):
+        return " / ".join("%.1f" % (stats[k] / 1e6) for k in keys) + " ms" if stats else "-"
+
+    rows = [("boot to the first full frame (simulated)", "%.0f ms" % f["boot_ms"], "", "",
+             "report")]
+    for key in ("after boot", "at a match's start", "after a game"):
+        if key in f["free"]:
+            rows.append(("gc.mem_free() " + key, "", "", "{:,} B".format(f["free"][key]),
+                         "report"))
+    for group, target in (("menu, idle", "desktop model: 4 ms"),
+                          ("play, idle", "desktop model: 4 ms"),
+                          ("play, refreshing", "<= 20 ms; desktop: 4 ms + bus")):
+        rows.append(("main-loop pass, %s: median / 95th pct / longest" % group,)
+                     + tuple(ms(r["passes"][group], ("median", "p95", "max")) for r in runs)
+                     + (target,))
+    rows.append(("press to glass, GPIO edge to the cover's last I2C byte: mean / 95th pct / "
+                 "worst (%d covers)" % runs[0]["press_to_glass"].get("n", 0),)
+                + tuple(ms(r["press_to_glass"], ("mean", "p95", "max")) for r in runs)
+                + ("<= 16 ms at the 95th pct, 400 kHz",))
+    rows.append(("I2C bytes over the match (after the first frame), chip / desktop twin",)
+                + tuple("{:,} / {:,} B".format(r["bytes"], r["desktop_bytes"]) for r in runs)
+                + ("equal",))
+    rows.append(("glass equal to the desktop twin's at the script's checkpoints",)
+                + tuple("%d of %d" % (r["glass"], r["checks"]) for r in runs) + ("all",))
+    for kind, label in (("refresh", "a pass that sends 1..256 B (a cover)"),
+                        ("big", "a pass that sends more (deal, redeal, banners)"),
+                        ("other", "a pass that sends nothing")):
+        names = sorted({w for r in runs for w in r.get("cpu", {}).get(kind, {})})
+        for what in names:
+            rows.append(("CPU in %s: %s" % (label, what),)
+                        + tuple("%.0f%%" % (100 * r.get("cpu", {}).get(kind, {}).get(what, 0))
+                                for r in runs) + ("report",))
+    note = ("Made by `make bench` (tools/chip.py figures()): CircuitPython 10.3's own "
+            "raspberry_pi_pico.uf2 runs in rp2040js 1.4.1 with the deployed tree as its "
+            "CIRCUITPY drive. A 2-player match of %d covers (seed %d, the chip's first deal), "
+            "scripted on the desktop twin, is pressed by GPIO at the same times: with no USB "
+            "host (a handheld on batteries) at each I2C clock, and with the USB console "
+            "connected. A pass is the time between two watchdog feeds; press to glass runs "
+            "from the GPIO edge to the end of the I2C write after which the glass shows what "
+            "it shows 300 ms later (it includes the keypad's debounce: %d scans %d ms apart); "
+            "CPU shares come from the program counter, sampled every 16 instructions and "
+            "named from the image's .elf. The desktop model these replace: a fixed 4 ms a "
+            "pass plus the bus time. The emulator's instruction timing is approximate (not "
+            "every wait state is modelled), so these are estimates of the chip's times, not "
+            "measurements; it does not model flash writes (nvm saves are lost there) or the "
+            "ADC." % (f["counts"]["covered"], f["seed"], DEBOUNCE_SCANS, scan))
+    return title, header, rows, note
+
+
+SECTIONS = (engine_section, board_vm_section, display_section, loop_section, sim_section,
+            chip_section)
 
 
 def render(sections):
