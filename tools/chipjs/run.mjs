@@ -123,6 +123,7 @@ function sent(tx) {
   if (t0 === null && dataBytes >= 1024) {
     t0 = clock.nanos;
     out({ k: 't0', t: t0 });
+    cap.cancel();  // from here the script's length decides
     schedule();
   }
 }
@@ -176,8 +177,8 @@ function schedule() {
 
 let done = null;
 function finish(why) { if (!done) done = why; }
-const cap = job.max_ms * MS;
-clock.createAlarm(() => finish('no first frame within ' + job.max_ms + ' ms')).schedule(cap);
+const cap = clock.createAlarm(() => finish('no first frame within ' + job.max_ms + ' ms'));
+cap.schedule(job.max_ms * MS);
 
 // ---- run: instructions, or straight to the next alarm while the core sleeps (WFI)
 const profile = !!job.profile;
