@@ -3,28 +3,15 @@ emulator runs the unchanged firmware from a FAT image of the deployed tree; keys
 as GPIO edges, the glass is decoded from the I2C bytes. Its glass must equal the desktop
 twin's, step by step. Skipped, with one counted reason, where node or the toolchain
 files are missing (.ci/run provides them)."""
-import os
 import re
 
 import pytest
-from PIL import Image
 
 from tools import chip
+from tools.scenes import frame_diff as _diff, golden as _golden
 
 REASON = chip.missing()
 pytestmark = pytest.mark.skipif(REASON is not None, reason="the chip twin: %s" % REASON)
-GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
-
-
-def _golden(name):
-    img = Image.open(os.path.join(GOLDEN, name + ".png")).convert("L")
-    return bytes(1 if v > 127 else 0 for v in img.tobytes())
-
-
-def _diff(got, want):
-    return "\n".join("".join("." if got[y * 128 + x] == want[y * 128 + x]
-                             else ("+" if got[y * 128 + x] else "-") for x in range(128))
-                     for y in range(64))
 
 
 def _seed(run):
@@ -62,7 +49,7 @@ def test_a_scripted_match_by_gpio_shows_what_the_desktop_twin_shows_at_every_ste
     run, seed, script, checks, counts = played
     assert counts["covered"] >= 20 and counts["foul"] and counts["collision"] \
         and counts["stall"], counts
-    desktop = chip.desktop_glass(script, seed, checks)
+    desktop = chip.desktop_run(script, seed, checks)[0]
     for ms, want in zip(checks, desktop):
         got = run.oled_at(ms).frame()
         assert got == want, "at %d ms after the first frame:\n%s" % (ms, _diff(got, want))
@@ -102,7 +89,7 @@ def test_the_self_test_names_every_button_pressed_by_gpio():
         t += 400
     script = "\n".join(lines) + "\n"
     run = chip.run(script, after_ms=400)
-    desktop = chip.desktop_glass(script, 1, checks)
+    desktop = chip.desktop_run(script, 1, checks)[0]
     frames = [run.oled_at(ms).frame() for ms in checks]
     info = slice(8 * 128, 16 * 128)  # "I2C 3C 400K  MEM 98K": a desktop has no gc.mem_free
     for ms, got, want in zip(checks, frames, desktop):

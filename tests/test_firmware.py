@@ -1,37 +1,19 @@
 """The handheld app through the virtual handheld: screens, bus bytes, keys, bad input."""
-import os
 
 import pytest
-from PIL import Image
 
 import engine
 from engine.ticks import TICKS_PERIOD, ticks_add, ticks_diff
 from engine import Rules
 from firmware.app import App
-from hardware import virtual
-from hardware import pinmap
+from hardware import pinmap, virtual
 from hardware.keymap import DEBOUNCE_SCANS
-
-SCAN_MS = {s[0]: s[2] for s in pinmap.SETTINGS}["CS_KEY_INTERVAL_MS"]  # the default
 from tools import measure, scenes
 from tools.play import parse_decks
 
-GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
-
-
-def _golden(name):
-    img = Image.open(os.path.join(GOLDEN, name + ".png")).convert("L")
-    assert img.size == (128, 64), "goldens are 128x64 (scale 1)"
-    return bytes(1 if v > 127 else 0 for v in img.tobytes())
-
-
-def _diff(frame, want):
-    rows = []
-    for y in range(64):
-        row = "".join("." if frame[y * 128 + x] == want[y * 128 + x]
-                      else ("+" if frame[y * 128 + x] else "-") for x in range(128))
-        rows.append(row)
-    return "\n".join(rows)
+SCAN_MS = {s[0]: s[2] for s in pinmap.SETTINGS}["CS_KEY_INTERVAL_MS"]  # the default
+_golden = scenes.golden
+_diff = scenes.frame_diff
 
 
 @pytest.mark.parametrize("name", list(scenes.SCENES) + ["error"])

@@ -323,21 +323,25 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000):
     return "\n".join(lines) + "\n", checks, counts
 
 
-def desktop_glass(script, seed, checkpoints):
-    """The desktop twin's glass at each checkpoint (ms since the app started)."""
+def desktop_run(script, seed, checkpoints, hz=None):
+    """The desktop twin on the same script: (its glass at each checkpoint, in ms since the
+    app started; the I2C bytes it sent after its first frame, up to the last)."""
     from firmware.app import App
     from hardware import virtual
     from hardware.virtual_keypad import load_script
     from tools.play import KEY_NAMES
-    hw = virtual.init(seed=seed, start_ms=virtual.BOOT_TICKS)
+    hw = virtual.init(seed=seed, start_ms=virtual.BOOT_TICKS,
+                      settings={"CS_I2C_HZ": hz} if hz else None)
     app = App(hw)
     hw.keys.schedule(load_script(script, KEY_NAMES, MAX_MS), offset_ms=hw.ms(0))
+    app.step()
+    first = hw.i2c.bytes_sent
     frames = []
     for ms in checkpoints:
         while hw.elapsed < ms:
             app.step()
         frames.append(hw.oled.frame())
-    return frames
+    return frames, hw.i2c.bytes_sent - first
 
 
 def seed_of(run):
@@ -397,23 +401,6 @@ def pass_times(run, start_ms):
     return {k: _stats(v) for k, v in groups.items()}
 
 
-def _desktop_bytes(script, seed, hz, until_ms):
-    """I2C bytes the desktop twin sends for the same script (its first frame excluded)."""
-    from firmware.app import App
-    from hardware import virtual
-    from hardware.virtual_keypad import load_script
-    from tools.play import KEY_NAMES
-    hw = virtual.init(seed=seed, start_ms=virtual.BOOT_TICKS,
-                      settings={"CS_I2C_HZ": hz})
-    app = App(hw)
-    app.step()
-    first = hw.i2c.bytes_sent
-    hw.keys.schedule(load_script(script, KEY_NAMES, MAX_MS), offset_ms=hw.ms(0))
-    while hw.elapsed < until_ms:
-        app.step()
-    return hw.i2c.bytes_sent - first
-
-
 def figures(covers=50, frequencies=(400000, 1000000), progress=print):
     """The chip figures of docs/BENCH.md: boot, heap, passes, press to glass, CPU split.
 
@@ -438,12 +425,13 @@ def figures(covers=50, frequencies=(400000, 1000000), progress=print):
                               ("after a game", "game over: ")):
                 if line.startswith(stem) and "bytes free" in line:
                     free[key] = min(free.get(key, 1 << 30), int(line.split()[-3]))
+        frames, desktop_bytes = desktop_run(script, seed, checks, hz)
         entry = {"press_to_glass": _stats(press_to_glass(r, counts["cover_at"])),
                  "passes": pass_times(r, 400),
                  "bytes": sum(len(x[4]) + 1 for x in r.i2c if x[0] >= r.t0 and x[3]),
-                 "desktop_bytes": _desktop_bytes(script, seed, hz, checks[-1]),
+                 "desktop_bytes": desktop_bytes,
                  "glass": sum(r.oled_at(ms).frame() == want for ms, want in
-                              zip(checks, desktop_glass(script, seed, checks))),
+                              zip(checks, frames)),
                  "checks": len(checks)}
         if functions is not None:
             entry["cpu"] = {kind: cpu_split(h, functions) for kind, h in r.pcs.items()}

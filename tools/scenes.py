@@ -87,6 +87,26 @@ def event_span(name, key_ms):
     return hw.i2c.since(mark)
 
 
+GOLDEN = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                      "tests", "golden")
+
+
+def golden(name):
+    """tests/golden/<name>.png as 128*64 bytes of 1/0, row-major (VirtualSSD1306.frame())."""
+    from PIL import Image
+    img = Image.open(os.path.join(GOLDEN, name + ".png")).convert("L")
+    if img.size != (128, 64):
+        raise ValueError("goldens are 128x64 (scale 1): %s is %dx%d" % ((name,) + img.size))
+    return bytes(1 if v > 127 else 0 for v in img.tobytes())
+
+
+def frame_diff(got, want):
+    """Two frames as text, a row a line: '.' same, '+' lit only in got, '-' only in want."""
+    return "\n".join("".join("." if got[y * 128 + x] == want[y * 128 + x]
+                             else ("+" if got[y * 128 + x] else "-") for x in range(128))
+                     for y in range(64))
+
+
 def _glyph_table():
     from firmware import glyphs
     table = {}
