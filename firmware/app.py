@@ -39,6 +39,7 @@ _RESULT_GUARD_MS = const(1000)  # presses right after a game ends do not deal th
 _PAUSE_HOLD_MS = const(600)  # hold MENU this long to pause (or press it twice quickly)
 _DOUBLE_MS = const(500)
 _EXIT_HOLD_MS = const(1500)  # hold MENU this long to leave the self-test
+_BOUNCE_MS = const(20)  # a key pressed again this soon after its release is bouncing
 _BOOT_MS = const(300)  # keys reported this soon after start-up were held at power-up
 _DEEP_SLEEP_AFTER_MS = const(600000)  # screen off this long: deep sleep, if the board can
 _RETRY_S = const(3)  # the hardware would not start: try again this much later
@@ -94,6 +95,9 @@ class App:
         self.presses = 0  # key presses handled (for tests and the bench)
         self.held = 0  # bit per key number: down now
         self.down_at = [0] * KEY_COUNT
+        self.up_at = [0] * KEY_COUNT
+        self.settling = 0  # bit per key number: released, and a press now would be a bounce
+        self.bounces = 0  # presses taken as the contact bouncing (for tests and the self-test)
         self.stuck = 0  # bit per key number: held too long or since power-up; ignored
         self.unknown = 0
         self.overflows = 0
@@ -148,6 +152,8 @@ class App:
         bit = 1 << key
         if not pressed:
             self.held &= ~bit
+            self.settling |= bit
+            self.up_at[key] = t
             if key == MENU_KEY:
                 self.menu_used = False
             if self.stuck & bit:
@@ -157,6 +163,13 @@ class App:
                 self.selftest.key(key, False)
             return
         self.held |= bit
+        if self.settling & bit:
+            self.settling &= ~bit
+            if ticks_diff(t, self.up_at[key]) < _BOUNCE_MS:  # the same press, still held
+                self.bounces += 1
+                if self.selftest is not None and self.state == self.SELFTEST:
+                    self.selftest.key(key, True)
+                return
         self.down_at[key] = t
         self.presses += 1
         self.last_input = t

@@ -15,7 +15,7 @@ ROLE_MENU = const(0x40)
 ROLE_NONE = const(0xFF)
 KEY_COUNT = const(17)
 MENU_KEY = const(16)
-DEBOUNCE_SCANS = const(3)  # a contact must read the same on this many scans in a row
+DEBOUNCE_SCANS = const(2)  # a contact must read the same on this many scans in a row
 
 KEYMAP = bytes(range(16)) + bytes((ROLE_MENU,))
 

@@ -24,7 +24,7 @@ SETTINGS = (
     ("CS_KEYS_B", "pins", ",".join(KEYS_B), "player B: near row left to right, then far row"),
     ("CS_MENU", "pin", "GP14", "MENU button"),
     ("CS_PIEZO", "pin", "GP15", "piezo buzzer (PWM)"),
-    ("CS_KEY_INTERVAL_MS", "int", 2, "key scan interval in ms", 1, 50),
+    ("CS_KEY_INTERVAL_MS", "int", 1, "key scan interval in ms", 1, 50),
 )
 
 

@@ -97,6 +97,26 @@ def test_presses_reach_the_engine_with_the_scanners_timestamps():
     assert app.match.game.changed_at(0) == hw.ms(first + SCAN_MS * (DEBOUNCE_SCANS - 1))
 
 
+def test_a_bouncing_contact_is_one_press():
+    """The scanner debounces over 2 scans 1 ms apart; a contact that opens for longer
+    reports a release and a press again. A press that soon after its release is a bounce."""
+    hw, app = _in_match()
+    _run_until(hw, app, 700)
+    t = hw.ms(700)
+    hw.keys.press(0, t)  # A covers pile 0 ...
+    hw.keys.release(0, ticks_add(t, 4))  # ... the contact opens for 4 ms ...
+    hw.keys.press(0, ticks_add(t, 8))
+    hw.keys.release(0, ticks_add(t, 90))
+    before = app.presses
+    _run_until(hw, app, 900)
+    g = app.match.game
+    assert (app.presses - before, app.bounces) == (1, 1)
+    assert g.deck_size(0) == 1 and not g.locked(0, hw.clock.now)  # one cover, no foul
+    hw.keys.tap(0, hw.ms(930), 60)  # a press 30 ms after a release is a press: a foul
+    _run_until(hw, app, 1000)
+    assert app.presses - before == 2 and g.locked(0, hw.clock.now)
+
+
 @pytest.mark.parametrize("keys", [False, True], ids=["idle", "with-key-events"])
 def test_the_main_loop_allocates_nothing_net(keys):
     hw, app = _app(scenes.DECKS)
