@@ -39,6 +39,7 @@ _RESULT_GUARD_MS = const(1000)  # presses right after a game ends do not deal th
 _PAUSE_HOLD_MS = const(600)  # hold MENU this long to pause (or press it twice quickly)
 _DOUBLE_MS = const(500)
 _EXIT_HOLD_MS = const(1500)  # hold MENU this long to leave the self-test
+_SETTLED = const(2)  # the steps of a result's quiet work: save, then collect and tidy
 _BOUNCE_MS = const(20)  # a key pressed again this soon after its release is bouncing
 _BOOT_MS = const(300)  # keys reported this soon after start-up were held at power-up
 _DEEP_SLEEP_AFTER_MS = const(600000)  # screen off this long: deep sleep, if the board can
@@ -102,6 +103,7 @@ class App:
         self.unknown = 0
         self.overflows = 0
         self.menu_at = -1  # when MENU was last pressed (double press pauses)
+        self.settled = _SETTLED  # steps of a result's quiet work done (_settle)
         self.menu_used = False  # this MENU hold already acted
         now = hw.ticks_ms()
         self.started = now
@@ -251,8 +253,7 @@ class App:
         state = self.state
         if state == self.PLAY:
             if self.match.advance(now):
-                self.state = self.RESULT
-                self.save_stats()
+                self._ended()
             else:
                 self._maybe_sleep(now)
         elif self.selftest is not None and state == self.SELFTEST:
@@ -266,8 +267,11 @@ class App:
         else:
             self._maybe_sleep(now)
         if state == self.RESULT:  # during play Match.advance does it
-            self.table.sync(self.match.game)
             self.table.expire(now)
+            if self.settled < _SETTLED and not self.table.pending:
+                self._settle()  # the result is all on the screen
+            else:
+                self.table.sync(self.match.game)
 
     def start_match(self, level: int) -> None:
         """From the main menu: two players (level -1) or A against the computer."""
@@ -282,8 +286,25 @@ class App:
         self.state = self.PLAY
         self.menu_at = -1
 
+    def _ended(self) -> None:
+        """A game has just ended: its result is on the way to the screen."""
+        self.state = self.RESULT
+        self.settled = 0
+
+    def _settle(self) -> None:
+        """The next step of the quiet work a result allows, once it is on the screen (which
+        then stays as it is for a while), each in a pass of its own: save the statistics,
+        then collect the heap and tidy the nvm."""
+        if self.settled == 0:
+            self.save_stats()
+        else:
+            gc.collect()
+            self.tidy()
+        self.settled += 1
+
     def _after_result(self, now: int) -> None:
-        self.tidy()  # as the next game is dealt (or the menu comes back)
+        while self.settled < _SETTLED:  # (a key before the quiet work was done)
+            self._settle()
         if self.match.next_game(now):
             self.state = self.PLAY
         else:
@@ -308,8 +329,7 @@ class App:
         self.resume()
         now = self.hw.ticks_ms()
         self.match.declare_draw(now)
-        self.state = self.RESULT
-        self.save_stats()
+        self._ended()
 
     def quit_match(self) -> None:
         """From the pause page: back to the main menu."""

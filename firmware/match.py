@@ -44,6 +44,7 @@ class Match:
         self.hints = False
         self.phase = -1  # the engine phase last shown
         self.ended_at = 0
+        self.dealing = False  # the next game was dealt in this pass
 
     def begin(self, rules: "Rules", seed: int, now: int, level: int = -1,
               decks: "tuple[list[int], list[int]] | None" = None) -> None:
@@ -66,18 +67,21 @@ class Match:
 
     def next_game(self, now: int) -> bool:
         """After a game over: deal the next game of the match; False if the match is over."""
-        for b in self.table.banners:
-            b.hide()
+        t = self.table
+        for p in range(2):
+            t.banner(p, None)
+            t.quiet(p)
         if self.game.phase != engine.GAME_OVER:
             return False
-        gc.collect()  # a quiet point: between games
-        self.game.next_game(now)
-        self._dealt(now, False)  # the piles then come one a pass
+        self.game.next_game(now)  # (the app collected the heap as the result was shown)
+        self._dealt(now, False)  # the banners go, then the piles come, one a pass
+        self.dealing = True
         return True
 
     def _dealt(self, now: int, every: bool) -> None:
         self.phase = -1
-        self.table.sync(self.game, every)
+        if every:
+            self.table.sync(self.game, True)
         self.sound.play(sound.DEAL, now)
 
     def press(self, role: int, t: int) -> None:
@@ -109,6 +113,9 @@ class Match:
 
     def advance(self, now: int) -> bool:
         """Timers, the computer's presses and the screen; True when a game has just ended."""
+        if self.dealing:  # the pass that dealt the next game: that was its work
+            self.dealing = False
+            return False
         g = self.game
         g.tick(now)
         bot = self.bot
@@ -117,15 +124,21 @@ class Match:
             if r >= 0:
                 self._feedback(1, r, now, now)
         t = self.table
-        t.sync(g)
         t.expire(now)
+        ended = self._phase_changed(g, now)
+        t.sync(g)  # last: what this pass said is drawn in it if it draws no pile
         if self.hints:
             t.hint(g.coverable_mask if g.phase == engine.PLAY else 0)
+        return ended
+
+    def _phase_changed(self, g: Game, now: int) -> bool:
+        """Messages and sounds for a new phase; True when a game has just ended."""
         phase = g.phase
         if phase == self.phase:
             return False
         was = self.phase
         self.phase = phase
+        t = self.table
         if phase == engine.STALL:
             t.say_both(_NO_MATCH, now, -1)
             self.sound.play(sound.STALL, now)
@@ -159,6 +172,6 @@ class Match:
                 text = _MATCH_WON if match else _YOU_WIN
             else:
                 text = _MATCH_LOST if match else _YOU_LOSE
-            t.banners[p].show(text)
+            t.banner(p, text)
             t.say(p, _NEW if match else _NEXT, now, -1)
         self.sound.play(sound.DRAW if result == engine.DRAW else sound.WIN, now)

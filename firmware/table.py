@@ -2,7 +2,10 @@
 player's info line (deck count, a message, score pips) along their own edge.
 
 sync() compares what is drawn with the game and changes only what differs; it never
-reveals which piles match (training hints aside, which are off by default).
+reveals which piles match (training hints aside, which are off by default). It also keeps
+each main-loop pass short on the chip, where a refresh renders and sends every changed
+area before the next key is read: a pass draws one pile (with the deck counts and pips),
+or else one banner or one message line; messages and banners wait in `pending`.
 """
 import displayio
 
@@ -51,9 +54,8 @@ class Table:
                       TextLine(kit, LINE_CHARS, 1, _LINE_B_Y, flipped=True))
         for line in self.lines:
             self.group.append(line.grid)
-        box = Banner.box()
-        self.banners = (Banner(kit, self.group, _ROW_A_Y, False, box),
-                        Banner(kit, self.group, _ROW_B_Y, True, box))
+        self.banners = (Banner(kit, self.group, _ROW_A_Y, False),
+                        Banner(kit, self.group, _ROW_B_Y, True))
         self.n = 0
         self.cell_w = 0
         self.decks = bytearray(b"\xff\xff")  # deck counts drawn
@@ -61,6 +63,8 @@ class Table:
         self.version = -1  # the game's version the table shows in full (-1: none)
         self.msg_until = [_FOREVER, _FOREVER]  # ticks_ms when each message expires
         self.msg_on = bytearray(2)
+        self.msg_text = [b"", b""]  # type: list[bytes | str]  # the message each line is to show
+        self.pending = 0  # not drawn yet: bit p a player's message, bit 2 + p their banner
         self.hint_mask = 0
 
     def layout(self, n: int) -> None:
@@ -92,26 +96,32 @@ class Table:
             self.decks[p] = 0xFF
             self.pips[p] = 0xFF
             self.lines[p].show(b"")
-            self.banners[p].hide()
+            self.banners[p].clear()
             self.msg_on[p] = 0
+        self.pending = 0
 
     def sync(self, game: "Game", every: bool = False) -> None:
         """Redraw the deck counts and score pips that differ from the game, and the first
         pile that does (every pile that does if every). Called every pass, it draws the next
-        pile in the next pass: a redeal of every pile spreads over short passes (about 15 ms
-        each on the chip) instead of one pass of 70 ms in which no key is read."""
+        pile in the next pass: a redeal of every pile spreads over short passes (about 7 ms
+        each on the chip) instead of one pass of 70 ms in which no key is read. A pass that
+        draws no pile draws one pending banner or message; a banner that goes away goes
+        first, in passes that draw nothing else."""
+        if self._hiding():  # a banner on its way out: its half-row is this pass's work
+            self._draw_pending()
+            return
         version = game.version
+        drew = False
         if version != self.version:  # else the tops are as the table shows them all
             cells = self.cells
-            behind = False
             for p in range(2 * self.n):
                 card = game.top(p)
                 if card != cells[p].card:
                     cells[p].show(card)
+                    drew = True
                     if not every:
-                        behind = True
                         break
-            if not behind:
+            else:
                 self.version = version
         for player in range(2):
             d = game.deck_size(player)
@@ -124,6 +134,40 @@ class Table:
             if wins != self.pips[player]:
                 self.pips[player] = wins
                 self._draw_pips(player, wins, game.rules.wins_needed)
+        if self.pending and not drew:
+            self._draw_pending()
+
+    def _hiding(self) -> bool:
+        """A banner is up that is to go."""
+        for p in range(2):
+            if self.pending & (4 << p) and self.banners[p].want is None:
+                return True
+        return False
+
+    def _draw_pending(self) -> None:
+        """One step of a pending banner (first), or one pending message line."""
+        pending = self.pending
+        for p in range(2):
+            bit = 4 << p
+            if pending & bit:
+                if self.banners[p].step():
+                    self.pending = pending & ~bit
+                return
+        for p in range(2):
+            bit = 1 << p
+            if pending & bit:
+                self.pending = pending & ~bit
+                self.lines[p].center(self.msg_text[p], _MSG_COL, _MSG_LEN)
+                return
+
+    def banner(self, player: int, text: "bytes | None") -> None:
+        """Show a banner across a player's row (None: take it away), over coming passes."""
+        b = self.banners[player]
+        if text is None:
+            b.hide()
+        else:
+            b.show(text)
+        self.pending |= 4 << player
 
     def _draw_pips(self, player: int, wins: int, needed: int) -> None:
         line = self.lines[player]
@@ -133,8 +177,10 @@ class Table:
             line.put(start + i, _PIP_ON if i < wins else _PIP_OFF)
 
     def say(self, player: int, text: bytes | str, now: int, ms: int) -> None:
-        """Show a message on a player's line for ms milliseconds (ms < 0: until replaced)."""
-        self.lines[player].center(text, _MSG_COL, _MSG_LEN)
+        """Show a message on a player's line for ms milliseconds (ms < 0: until replaced),
+        from a coming pass."""
+        self.msg_text[player] = text
+        self.pending |= 1 << player
         self.msg_on[player] = 1
         self.msg_until[player] = _FOREVER if ms < 0 else ticks_add(now, ms)
 
@@ -151,9 +197,10 @@ class Table:
                     self.quiet(p)
 
     def quiet(self, player: int) -> None:
-        """Clear a player's message."""
+        """Clear a player's message (in a coming pass)."""
         if self.msg_on[player]:
-            self.lines[player].fill(_MSG_COL, _MSG_COL + _MSG_LEN)
+            self.msg_text[player] = b""
+            self.pending |= 1 << player
             self.msg_on[player] = 0
 
     def hint(self, mask: int) -> None:

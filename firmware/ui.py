@@ -190,45 +190,91 @@ def clear(bmp: displayio.Bitmap, x0: int, y0: int, w: int, h: int) -> None:
 
 class Banner:
     """A box with one line of double-size text across a player's row, facing that player.
-    Both banners draw the same box bitmap (box()), each through its own TileGrid.
 
-    A hidden banner is out of its parent group rather than .hidden: CircuitPython's
-    displayio keeps a hidden TileGrid's area from a full-screen refresh and sends it again
-    at the next refresh (about 1.5 KB that change no pixel, at the first cover of a match)."""
+    Its pixels are drawn into its own bitmap, and two TileGrids show its left and right
+    halves. On the chip a whole row (128 x 24) is a 30 ms refresh, so the banner comes and
+    goes one half a pass: show() and hide() only say what is wanted, and step(), called
+    once a pass, takes one step towards it. A hidden banner is out of the parent group
+    rather than .hidden: CircuitPython's displayio keeps a hidden TileGrid's area from a
+    full-screen refresh and sends it again at the next refresh."""
 
     def __init__(self, kit: Kit, parent: "displayio.Group", y: int, flipped: bool,
-                 box: "displayio.Bitmap", chars: int = 10) -> None:
+                 chars: int = 10) -> None:
         self.kit = kit
         self.parent = parent
-        self.on = False
-        self.group = displayio.Group()
-        self.group.append(kit.grid(box, W, CELL_H, 1, 0, y, flipped))
-        big = displayio.Group(scale=2)
-        # At scale 2 the line is chars * 12 px wide and 16 px tall, centred in the box.
-        x = (W - chars * glyphs.FONT_W * 2) // 4
-        self.line = TextLine(kit, chars, x, (y + (CELL_H - 16) // 2) // 2, flipped)
-        big.append(self.line.grid)
-        self.group.append(big)
+        self.chars = chars
+        self.bitmap = displayio.Bitmap(W, CELL_H, 2)
+        outline(self.bitmap, 0, 0, W, CELL_H)
+        outline(self.bitmap, 2, 2, W - 4, CELL_H - 4)
+        half = W // 2
+        self.halves = (kit.grid(self.bitmap, half, CELL_H, 1, 0, y, flipped),
+                       kit.grid(self.bitmap, half, CELL_H, 1, half, y, flipped))
+        if flipped:  # turned 180 degrees: the screen's left half shows the bitmap's right
+            self.halves[0][0] = 1
+        else:
+            self.halves[1][0] = 1
+        self.want = None  # type: bytes | None  # the text to show; None: hidden
+        self.drawn = b""  # the text drawn in the bitmap
+        self.shown = 0  # halves in the parent group
 
-    @staticmethod
-    def box() -> "displayio.Bitmap":
-        """The banner's double-outlined box, a row of cells wide and high."""
-        box = displayio.Bitmap(W, CELL_H, 2)
-        outline(box, 0, 0, W, CELL_H)
-        outline(box, 2, 2, W - 4, CELL_H - 4)
-        return box
-
-    def show(self, text: bytes | str) -> None:
-        """Show the banner with text centred, on top of its parent group."""
-        self.line.center(text)
-        if not self.on:
-            self.on = True
-            self.parent.append(self.group)
-            self.kit.changes += 1
+    def show(self, text: bytes) -> None:
+        """Ask for the banner with text centred (step() brings it)."""
+        self.want = text
 
     def hide(self) -> None:
-        """Hide the banner (the row beneath shows again)."""
-        if self.on:
-            self.on = False
-            self.parent.remove(self.group)
+        """Ask for the banner to go (step() takes it away)."""
+        self.want = None
+
+    def clear(self) -> None:
+        """Take the banner away at once (for a screen drawn anew)."""
+        self.want = None
+        while self.shown:
+            self.shown -= 1
+            self.parent.remove(self.halves[self.shown])
+
+    def step(self) -> bool:
+        """One step towards what is wanted: a half in or out, or the text drawn; True when
+        the banner is as wanted."""
+        want = self.want
+        if self.shown and (want is None or want != self.drawn):
+            self.shown -= 1
+            self.parent.remove(self.halves[self.shown])
             self.kit.changes += 1
+            return want is None and not self.shown
+        if want is None:
+            return True
+        if want != self.drawn:
+            self._text(self.drawn, 0)  # the old text goes in this pass, the new in the next
+            self.drawn = b"" if self.drawn else want
+            if self.drawn:
+                self._text(want, 1)
+            return False
+        if self.shown == 2:
+            return True
+        self.parent.append(self.halves[self.shown])
+        self.shown += 1
+        self.kit.changes += 1
+        return self.shown == 2
+
+    def _text(self, text: bytes, value: int) -> None:
+        """Draw text at double size, centred in the box, in colour value (0 erases it)."""
+        bmp = self.bitmap
+        bits = glyphs.FONT_BITS
+        n = min(len(text), self.chars)
+        x = (W - self.chars * glyphs.FONT_W * 2) // 2 + (self.chars - n) // 2 * glyphs.FONT_W * 2
+        top = (CELL_H - glyphs.FONT_H * 2) // 2
+        for i in range(n):
+            base = glyphs.font_tile(text[i]) * glyphs.FONT_H
+            for row in range(glyphs.FONT_H):
+                v = bits[base + row]
+                y = top + 2 * row
+                px = x
+                while v:
+                    if v & 0x80:
+                        bmp[px, y] = value
+                        bmp[px + 1, y] = value
+                        bmp[px, y + 1] = value
+                        bmp[px + 1, y + 1] = value
+                    v = (v << 1) & 0xFF
+                    px += 2
+            x += glyphs.FONT_W * 2

@@ -97,6 +97,20 @@ def test_presses_reach_the_engine_with_the_scanners_timestamps():
     assert app.match.game.changed_at(0) == hw.ms(first + SCAN_MS * (DEBOUNCE_SCANS - 1))
 
 
+def test_the_next_game_takes_the_result_and_its_messages_away():
+    hw, app = _in_match(scenes.ONE_LEFT)  # A's last card covers pile 0
+    hw.keys.tap(0, hw.ms(700))
+    _run_until(hw, app, 2000)
+    assert app.state == App.RESULT and app.settled == 2  # saved, collected, tidied
+    assert all(b.shown == 2 for b in app.table.banners)
+    assert all(b"ANY KEY: NEXT" in _line_text(hw, p) for p in range(2))
+    hw.keys.tap(1, hw.ms(2000))  # any key: the next game
+    _run_until(hw, app, 2600)
+    assert app.state == App.PLAY and not app.table.pending
+    assert all(b.shown == 0 for b in app.table.banners)
+    assert not any(b"ANY KEY" in _line_text(hw, p) for p in range(2))
+
+
 def test_a_bouncing_contact_is_one_press():
     """The scanner debounces over 2 scans 1 ms apart; a contact that opens for longer
     reports a release and a press again. A press that soon after its release is a bounce."""
