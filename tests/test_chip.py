@@ -29,9 +29,10 @@ def booted():
 
 @pytest.fixture(scope="module")
 def played(booted):
-    """The match, pressed by GPIO with no USB host (as on batteries)."""
+    """The match, pressed by GPIO with no USB host (as on batteries): 50 covers, over the
+    end of a game and the deal of the next."""
     seed = _seed(booted)
-    script, checks, counts = chip.match_script(seed)
+    script, checks, counts = chip.match_script(seed, covers=50)
     run = chip.run(script, usb=False, after_ms=checks[-1] - max(
         int(line.split()[0]) for line in script.splitlines()) + 100)
     return run, seed, script, checks, counts
@@ -47,8 +48,8 @@ def test_boot_reaches_the_main_menu_and_it_equals_the_desktop_golden(booted):
 
 def test_a_scripted_match_by_gpio_shows_what_the_desktop_twin_shows_at_every_step(played):
     run, seed, script, checks, counts = played
-    assert counts["covered"] >= 20 and counts["foul"] and counts["collision"] \
-        and counts["stall"], counts
+    assert counts["covered"] >= 50 and counts["foul"] and counts["collision"] \
+        and counts["stall"] and counts["games"], counts
     desktop = chip.desktop_run(script, seed, checks)[0]
     for ms, want in zip(checks, desktop):
         got = run.oled_at(ms).frame()
@@ -74,6 +75,31 @@ def test_the_first_cover_of_a_match_is_one_short_pass(played):
     sent = sum(len(w[4]) for w in writes)
     assert sent <= 200, sent
     assert b - a <= 20e6, "the first cover's pass took %.1f ms" % ((b - a) / 1e6)
+
+
+def _passes(run, after_ms):
+    """(start in ms after t0, length in ms) of every main-loop pass that starts after_ms."""
+    feeds = [t for t in run.feeds if t >= run.t0 + after_ms * 1e6]
+    return [((a - run.t0) / 1e6, (b - a) / 1e6) for a, b in zip(feeds, feeds[1:])]
+
+
+def test_no_pass_during_play_takes_more_than_20_ms(played):
+    """Each pass draws one pile, one message line or half a banner, so a key waits at most
+    one short pass; a game's result and the next deal come the same way. (The deal at
+    400 ms is one full frame: a new screen, like the menus.)"""
+    run = played[0]
+    passes = _passes(run, 1200)
+    assert len(passes) > 1000
+    longest = max(passes, key=lambda p: p[1])
+    assert longest[1] <= 20, "a pass of %.1f ms at %.0f ms" % (longest[1], longest[0])
+
+
+def test_press_to_glass_is_within_16_ms_at_the_95th_percentile(played):
+    run, seed, script, checks, counts = played
+    ns = chip.press_to_glass(run, counts["cover_at"], counts["cover_box"])
+    assert len(ns) == counts["covered"]
+    stats = chip._stats(ns)
+    assert stats["p95"] <= 16e6, sorted(round(t / 1e6, 1) for t in ns)
 
 
 def test_the_self_test_names_every_button_pressed_by_gpio():

@@ -231,7 +231,8 @@ def cpu_split(hist, functions):
 def match_script(seed, covers=20, gap=450, limit_ms=90000):
     """A 2-player match through the menus, played on the desktop twin with the deal of
     seed: at least `covers` covers, a foul, a collision and a stall, then the game's end
-    or limit_ms. Returns (script text, checkpoints in ms, counts of each press result)."""
+    or limit_ms. Returns (script text, checkpoints in ms, counts of each press result; with
+    each cover's time in "cover_at" and its pile's pixels in "cover_box")."""
     import engine
     from engine import game as game_mod
     from firmware.app import App
@@ -241,7 +242,8 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000):
     names = {v: k for k, v in KEY_NAMES.items()}
     hw = virtual.init(seed=seed, start_ms=virtual.BOOT_TICKS)
     app = App(hw)
-    counts = {"covered": 0, "foul": 0, "collision": 0, "stall": 0, "cover_at": []}
+    counts = {"covered": 0, "foul": 0, "collision": 0, "stall": 0, "games": 0,
+              "cover_at": [], "cover_box": []}
     lines, checks = [], []
     press = game_mod.Game.press
     results = {engine.COVERED: "covered", engine.FOUL: "foul", engine.COLLISION: "collision"}
@@ -252,6 +254,7 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000):
             counts[results[r]] += 1
         if r == engine.COVERED:
             counts["cover_at"].append(pressed[-1])
+            counts["cover_box"].append(cell_box(app.table, pile))
         return r
 
     def run_to(ms):
@@ -292,6 +295,7 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000):
             if done or g.phase == engine.MATCH_OVER:
                 break
             if g.phase == engine.GAME_OVER:  # any key deals the next game
+                counts["games"] += 1
                 t += 1500
                 run_to(t)
                 tap(t, KEY_NAMES["A3"], settle=1100)
@@ -354,25 +358,47 @@ def seed_of(run):
     raise RuntimeError("the chip dealt no match:\n" + run.text())
 
 
-def press_to_glass(run, presses, settle_ms=300):
-    """For each press (ms after t0): ns from the GPIO edge to the end of the I2C write
-    after which the glass first equals what it shows settle_ms later."""
+def press_to_glass(run, presses, boxes):
+    """For each press (ms after t0) and the box (x0, y0, x1, y1) of the pile it covers: ns
+    from the GPIO edge to the last I2C byte of the first refresh after it that changes the
+    pixels in that box (the pass that shows the cover)."""
+    import bisect
+    feeds = run.feeds
     out = []
-    for ms in presses:
+    for ms, (x0, y0, x1, y1) in zip(presses, boxes):
         edge = min((t for t, _, down in run.keys if down and t >= run.t0 + ms * 1e6 - 1e3),
                    default=None)
         if edge is None:
             continue
-        want = run.oled_at((edge - run.t0) / 1e6 + settle_ms).frame()
         oled = run.oled_at((edge - run.t0) / 1e6)
-        for t, end, a, ack, data in run.i2c:
-            if t < edge or not ack or a != run.address:
-                continue
-            oled.write(data)
-            if oled.frame() == want:
-                out.append(end - edge)
+
+        def box():
+            f = oled.frame()
+            return [f[y * run.width + x0:y * run.width + x1] for y in range(y0, y1)]
+        before = box()
+        writes = [w for w in run.i2c if w[0] >= edge and w[3] and w[2] == run.address]
+        i = 0
+        while i < len(writes):
+            j = bisect.bisect_right(feeds, writes[i][0])
+            end_of_pass = feeds[j] if j < len(feeds) else float("inf")
+            last = None
+            while i < len(writes) and writes[i][0] < end_of_pass:
+                oled.write(writes[i][4])
+                last = writes[i][1]
+                i += 1
+            if box() != before:
+                out.append(last - edge)
                 break
     return out
+
+
+def cell_box(table, pile):
+    """The pixels (x0, y0, x1, y1) a pile's card is drawn in, from the table's layout."""
+    from firmware import glyphs
+    c = table.cells[pile]
+    return (min(c.rank.x, c.suit.x), min(c.rank.y, c.suit.y),
+            max(c.rank.x + glyphs.RANK_W, c.suit.x + glyphs.SUIT_W),
+            max(c.rank.y + glyphs.RANK_H, c.suit.y + glyphs.SUIT_H))
 
 
 def _stats(values):
@@ -426,7 +452,8 @@ def figures(covers=50, frequencies=(400000, 1000000), progress=print):
                 if line.startswith(stem) and "bytes free" in line:
                     free[key] = min(free.get(key, 1 << 30), int(line.split()[-3]))
         frames, desktop_bytes = desktop_run(script, seed, checks, hz)
-        entry = {"press_to_glass": _stats(press_to_glass(r, counts["cover_at"])),
+        entry = {"press_to_glass": _stats(press_to_glass(r, counts["cover_at"],
+                                                                counts["cover_box"])),
                  "passes": pass_times(r, 400),
                  "bytes": sum(len(x[4]) + 1 for x in r.i2c if x[0] >= r.t0 and x[3]),
                  "desktop_bytes": desktop_bytes,
