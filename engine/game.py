@@ -1,4 +1,4 @@
-"""A California Speed match as a state machine (RULES.md): deal, cover, stall, collect, end.
+"""A California Speed match as a state machine (docs/RULES.md): deal, cover, stall, collect, end.
 
 No I/O, no clock: every call carries `now`, a ticks_ms value. Piles and decks live in
 preallocated bytearrays, so press() and tick() allocate nothing once a game is dealt.
@@ -163,7 +163,7 @@ class Game:
         return self._deck_len[player]
 
     def coverable(self, pile: int) -> bool:
-        """True if pressing the pile now would cover it (RULES.md section 4)."""
+        """True if pressing the pile now would cover it (docs/RULES.md section 4)."""
         if not self._is_pile(pile):
             return False
         return (self.coverable_mask >> pile) & 1 == 1

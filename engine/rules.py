@@ -1,4 +1,4 @@
-"""Rules of a California Speed match (RULES.md), validated once at construction."""
+"""Rules of a California Speed match (docs/RULES.md), validated once at construction."""
 try:
     from micropython import const
 except ImportError:

@@ -1,4 +1,4 @@
-"""RULES.md section 4: covering, pending piles and renewed piles."""
+"""docs/RULES.md section 4: covering, pending piles and renewed piles."""
 from engine import A, B, COVERED, FOUL, COLLISION, STALL, PLAY
 from enginetest import stacked, tops, deck, cover_set
 

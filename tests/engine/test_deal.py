@@ -1,4 +1,4 @@
-"""RULES.md sections 1-3: cards, layout, shuffle and deal."""
+"""docs/RULES.md sections 1-3: cards, layout, shuffle and deal."""
 from engine import Game, Rules, A, B, PLAY, READY, card_name, rank, suit, parse_card
 from enginetest import stacked, tops, deck, cover_set, all_cards
 

@@ -1,4 +1,4 @@
-"""RULES.md section 7: winning, simultaneous finish, deadlock and the match."""
+"""docs/RULES.md section 7: winning, simultaneous finish, deadlock and the match."""
 from engine import (Game, Rules, A, B, DRAW, PLAY, FINISH, GAME_OVER, MATCH_OVER, COVERED,
                     FOUL, IGNORED, ENDED, DEALT, DEADLOCK_FEWER, STALL)
 from enginetest import stacked, deck, all_cards, state

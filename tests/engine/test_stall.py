@@ -1,4 +1,4 @@
-"""RULES.md section 5: no match, collect, redeal, dead deals."""
+"""docs/RULES.md section 5: no match, collect, redeal, dead deals."""
 from engine import A, B, STALL, PLAY, GAME_OVER, DRAW, COLLISION, DEALT, IGNORED
 from enginetest import stacked, tops, deck
 

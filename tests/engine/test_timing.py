@@ -1,4 +1,4 @@
-"""RULES.md section 6: collisions, the same-instant coin toss, fouls and lockout, the wrap."""
+"""docs/RULES.md section 6: collisions, the same-instant coin toss, fouls and lockout, the wrap."""
 from engine import (Game, Rules, A, B, COVERED, FOUL, COLLISION, LOCKED, IGNORED, STALL,
                     TICKS_PERIOD)
 from enginetest import stacked, tops, deck, state

@@ -1,4 +1,4 @@
-"""RULES.md section 8: the variants."""
+"""docs/RULES.md section 8: the variants."""
 from engine import Game, Rules, A, B, SUIT, RANK_OR_SUIT, PLAY, STALL, COVERED
 from enginetest import stacked, cover_set, tops
 
