@@ -236,12 +236,15 @@ class Game:
         return self._begin_game(now)
 
     def declare_draw(self, now: int) -> int:
-        """Both players agree on a draw: the game ends now and counts for nobody."""
+        """Both players agree on a draw: the game ends now and counts for nobody. A finish
+        or a deadlock that came due before now stands instead (ENDED either way)."""
         if not valid_ticks(now):
             return INVALID
         if self.phase == READY or self.phase >= GAME_OVER:
             return IGNORED
-        self._end(DRAW, self._time(now))
+        now = self._time(now)
+        if self._advance(now) != ENDED:
+            self._end(DRAW, now)
         return ENDED
 
     def tick(self, now: int) -> int:

@@ -155,6 +155,18 @@ def test_players_may_agree_on_a_draw():
     assert g.declare_draw(T + 1) == IGNORED
 
 
+def test_a_draw_declared_after_a_finish_came_due_leaves_the_win():
+    """The handheld pauses without advancing the game: a draw declared from the pause page
+    must not undo a last card placed just before it."""
+    g = stacked(ONE_LEFT_A, "5d Kc 3h 8s 4c 6c")
+    g.press(A, 0, T)
+    assert g.declare_draw(T + 11) == ENDED
+    assert g.game_result == A and g.wins == (1, 0) and g.ended_at == T
+    g = stacked(ONE_LEFT_A, "5d Kc 3h 8s 4c 6c")
+    g.press(A, 0, T)
+    assert g.declare_draw(T + 10) == ENDED and g.game_result == DRAW  # within the window
+
+
 def test_a_draw_cannot_be_declared_before_the_deal():
     g = Game(Rules(), 1)
     assert g.declare_draw(0) == IGNORED and g.phase == 0
