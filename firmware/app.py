@@ -81,6 +81,8 @@ class App:
         firmware.forget("restore")
         firmware.forget("storeload")  # the loading code leaves the heap
         self.tidy()  # at boot, when nobody is about to switch off
+        if rules is not None:
+            Table.check(rules.piles_per_row)
         self.fixed_rules = rules  # rules given by a test or the command line win
         self.rules = rules or self.settings.rules()
         self.seed = seed
@@ -313,7 +315,8 @@ class App:
             self.menus.open(MAIN)
 
     def pause(self) -> None:
-        """Open the pause page (facing A); the game's timers wait."""
+        """Open the pause page (facing A). The game is not advanced while it is up: a timer
+        that comes due meanwhile (a redeal, the end of a finish) fires as play resumes."""
         self.state = self.PAUSED
         self._show(self.menus.group, 0)
         self.menus.open(PAUSE)

@@ -67,8 +67,16 @@ class Table:
         self.pending = 0  # not drawn yet: bit p a player's message, bit 2 + p their banner
         self.hint_mask = 0
 
+    @staticmethod
+    def check(n: int) -> None:
+        """Refuse a number of piles per row the table cannot show (nor the keys press)."""
+        if not 1 <= n <= _MAX_CELLS // 2:
+            raise ValueError("the handheld shows at most %d piles a row (4 keys a row), "
+                             "not %d" % (_MAX_CELLS // 2, n))
+
     def layout(self, n: int) -> None:
         """Arrange n piles per row (3 or 4) and draw the card outlines."""
+        self.check(n)
         self.n = n
         self.version = -1
         w = W // n

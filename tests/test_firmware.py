@@ -28,9 +28,9 @@ def test_main_screens_match_their_golden_images(name, tmp_path):
                     % (name, name, tmp_path, _diff(frame, want)))
 
 
-def _app(decks=scenes.DECKS, **kw):
+def _app(decks=scenes.DECKS, rules=None, **kw):
     hw = virtual.init(seed=1, **kw)
-    app = App(hw, Rules(), decks=parse_decks(decks))
+    app = App(hw, rules or Rules(), decks=parse_decks(decks))
     return hw, app
 
 
@@ -109,6 +109,11 @@ def test_the_next_game_takes_the_result_and_its_messages_away():
     assert app.state == App.PLAY and not app.table.pending
     assert all(b.shown == 0 for b in app.table.banners)
     assert not any(b"ANY KEY" in _line_text(hw, p) for p in range(2))
+
+
+def test_rules_with_more_piles_than_the_table_shows_are_refused():
+    with pytest.raises(ValueError, match="at most 4 piles a row"):
+        _app(rules=Rules(piles_per_row=5))
 
 
 def test_a_bouncing_contact_is_one_press():
