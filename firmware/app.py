@@ -13,13 +13,14 @@ from engine.ticks import ticks_diff
 import firmware
 from firmware import sound
 from firmware.match import Match
-from firmware.menus import Menus, MAIN, PAUSE, BACK
+from firmware.menus import Menus, MAIN, PAUSE
 from firmware.settings import Settings, SETTINGS_KIND
 from firmware.stats import Stats, STATS_KIND
 from firmware.store import Log
 from firmware.table import Table
 from firmware.ui import Kit, TextLine, LINE_CHARS
-from hardware.keymap import KEY_COUNT, MENU_KEY, ROLE_MENU, ROLE_NONE, role_of, player_of
+from hardware.keymap import (KEY_COUNT, MENU_KEY, ROLE_MENU, ROLE_NONE, key_bit, nav_of,
+                             player_of, role_of)
 
 try:
     from micropython import const
@@ -153,7 +154,7 @@ class App:
                 self.unknown += 1
                 self._notice(_UNKNOWN, t)
             return
-        bit = 1 << key
+        bit = key_bit(key)
         if not pressed:
             self.held &= ~bit
             self.settling |= bit
@@ -209,7 +210,7 @@ class App:
             if player >= 0:
                 self._face(player)
             self.sound.play(sound.KEY, t)
-            self.menus.key(BACK if role == ROLE_MENU else role & 3)
+            self.menus.key(nav_of(role))
 
     def _overflow(self, now: int) -> None:
         """Events were lost: forget which keys are down (their releases may be gone)."""
@@ -224,15 +225,15 @@ class App:
             self.table.say_both(text, now, 1500)
 
     def _check_held(self, now: int) -> None:
-        held = self.held & ~self.stuck & ~(1 << MENU_KEY)  # MENU is held on purpose
-        key = 0
-        while held:
-            if held & 1 and ticks_diff(now, self.down_at[key]) >= _HELD_MS:
-                self.stuck |= 1 << key
-                self._notice(_STUCK, now)
-            held >>= 1
-            key += 1
-        if self.held & (1 << MENU_KEY) and not self.menu_used:
+        menu = key_bit(MENU_KEY)
+        held = self.held & ~self.stuck & ~menu  # MENU is held on purpose
+        if held:
+            for key in range(KEY_COUNT):
+                bit = key_bit(key)
+                if held & bit and ticks_diff(now, self.down_at[key]) >= _HELD_MS:
+                    self.stuck |= bit
+                    self._notice(_STUCK, now)
+        if self.held & menu and not self.menu_used:
             down = ticks_diff(now, self.down_at[MENU_KEY])
             if self.state == self.PLAY and down >= _PAUSE_HOLD_MS:
                 self.menu_used = True

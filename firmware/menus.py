@@ -7,16 +7,12 @@ the item). MENU goes back. The page turns to face whoever pressed last.
 from engine.bot import LEVELS
 from firmware import settings as settings_mod
 from firmware.menu import Page, HINT
+from hardware.keymap import UP, DOWN, LEFT, RIGHT, BACK
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
     from firmware.app import App
     from firmware.stats import Stats
 
-UP = 0
-DOWN = 1
-LEFT = 2
-RIGHT = 3
-BACK = 4
 
 MAIN = 0
 SETTINGS = 1

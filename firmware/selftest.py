@@ -11,6 +11,7 @@ import displayio
 from engine.ticks import ticks_add, ticks_diff
 from firmware import sound
 from firmware.ui import W, H, LINE_CHARS, TextLine, outline
+from hardware.keymap import KEY_COUNT, ROLE_MENU, is_far, place_of, player_of, role_of
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
     from firmware.ui import Kit
@@ -27,23 +28,26 @@ _PATTERN_MS = 1200
 
 def key_box(key: int) -> tuple[int, int]:
     """(x, y) of a key's box in the picture: where the button sits on the handheld."""
-    if key == 16:  # MENU, on the side
+    role = role_of(key)
+    if role > 15:  # MENU, on the side
         return W - _BOX_W - 2, 32
-    row = key // 4
-    i = key % 4
-    if row < 2:  # A: near row at the bottom, far row above it, left to right
-        return _LEFT + i * (_BOX_W + _GAP), _ROW_Y["A near" if row == 0 else "A far"]
-    # B sits across the table: B's left is the screen's right
-    return _LEFT + (3 - i) * (_BOX_W + _GAP), _ROW_Y["B near" if row == 2 else "B far"]
+    i = place_of(role)
+    row = ("B far" if is_far(role) else "B near") if player_of(role) else \
+        ("A far" if is_far(role) else "A near")
+    if player_of(role):  # B sits across the table: B's left is the screen's right
+        i = 3 - i
+    return _LEFT + i * (_BOX_W + _GAP), _ROW_Y[row]
 
 
 def describe(key: int) -> str:
     """'A NEAR 1', 'B FAR 4', 'MENU' or 'KEY 20' (1-based from the player's left)."""
-    if key == 16:
+    role = role_of(key)
+    if role == ROLE_MENU:
         return "MENU"
-    if not 0 <= key < 16:
+    if role > 15:
         return "KEY %d" % key
-    return "%s %s %d" % ("AB"[key // 8], ("NEAR", "FAR")[(key // 4) % 2], key % 4 + 1)
+    return "%s %s %d" % ("AB"[player_of(role)], "FAR" if is_far(role) else "NEAR",
+                         place_of(role) + 1)
 
 
 class SelfTest:
@@ -62,7 +66,7 @@ class SelfTest:
             self.group.append(line.grid)
         self.pattern = False  # the test pattern is showing
         self.pattern_until = 0
-        self.down = bytearray(17)
+        self.down = bytearray(KEY_COUNT)
 
     def enter(self, now: int, hw: "Target", snd: sound.Sound) -> None:
         """Start: the test pattern and the buzzer sweep first, then the key picture."""
@@ -86,7 +90,7 @@ class SelfTest:
 
     def key(self, key: int, pressed: bool) -> None:
         """A key changed: fill or clear its box and name it."""
-        if 0 <= key < 17:
+        if 0 <= key < KEY_COUNT:
             self.down[key] = pressed
             if not self.pattern:
                 self._fill(key)
@@ -111,7 +115,7 @@ class SelfTest:
             for y in range(H):
                 for x in range(W):
                     self.picture[x, y] = 0
-            for key in range(17):
+            for key in range(KEY_COUNT):
                 x, y = key_box(key)
                 outline(self.picture, x, y, _BOX_W, _BOX_H)
                 self._fill(key)

@@ -1,10 +1,17 @@
-"""Key numbers to roles. A role is a pile button (player, near/far row, index) or MENU.
+"""What each key means, decided here once: key numbers to roles, roles to players, rows,
+places, piles and menu moves, and the keys' names.
 
 Each player has eight buttons mirroring the two rows as seen from their own seat: the
 near row is their own row, left to right from their seat; the far row is the opponent's
 row, also left to right as they see it. Key numbers follow the scanner's pin order:
 0-3 A near, 4-7 A far, 8-11 B near, 12-15 B far, 16 MENU. Role byte for a pile button:
-player << 3 | far << 2 | index; ROLE_MENU for MENU; ROLE_NONE for an unmapped key.
+player << 3 | far << 2 | place; ROLE_MENU for MENU; ROLE_NONE for an unmapped key.
+In the menus a row's buttons, near or far alike, are UP, DOWN, LEFT and RIGHT from the
+player's own left, and MENU is BACK.
+
+Names, for scripts, tests and the self-test: A0-A3 and B0-B3 are the near row (a
+player's own piles from their own left), Af0-Af3 and Bf0-Bf3 the far row from the
+player's own left, and MENU.
 """
 try:
     from micropython import const
@@ -18,6 +25,12 @@ MENU_KEY = const(16)
 DEBOUNCE_SCANS = const(2)  # a contact must read the same on this many scans in a row
 
 KEYMAP = bytes(range(16)) + bytes((ROLE_MENU,))
+
+UP = const(0)  # what a button means in the menus (nav_of)
+DOWN = const(1)
+LEFT = const(2)
+RIGHT = const(3)
+BACK = const(4)
 
 
 def role_of(key_number: int, keymap: bytes = KEYMAP) -> int:
@@ -43,3 +56,46 @@ def pile_of(role: int, n: int) -> int:
 def player_of(role: int) -> int:
     """The player (0 = A, 1 = B) whose button this pile role is."""
     return (role >> 3) & 1
+
+
+def is_far(role: int) -> bool:
+    """True for a far-row pile button (the opponent's row)."""
+    return role <= 15 and bool(role & 4)
+
+
+def place_of(role: int) -> int:
+    """A pile button's place in its row, 0..3 from its player's own left."""
+    return role & 3
+
+
+def nav_of(role: int) -> int:
+    """What a button means in the menus: UP, DOWN, LEFT, RIGHT (by its place, near or far
+    row alike), BACK for MENU, or -1."""
+    if role == ROLE_MENU:
+        return BACK
+    if role > 15:
+        return -1
+    return role & 3
+
+
+def key_bit(key_number: int) -> int:
+    """The key's bit in a set of keys held as an int."""
+    return 1 << key_number
+
+
+def name_of(key_number: int, keymap: bytes = KEYMAP) -> str:
+    """'A0', 'Bf3', 'MENU', or 'KEY 20' for a key with no role."""
+    role = role_of(key_number, keymap)
+    if role == ROLE_MENU:
+        return "MENU"
+    if role > 15:
+        return "KEY %d" % key_number
+    return "AB"[player_of(role)] + ("f" if is_far(role) else "") + str(place_of(role))
+
+
+def key_named(name: str, keymap: bytes = KEYMAP) -> int:
+    """The key number with that name (name_of), or -1."""
+    for key in range(len(keymap)):
+        if name_of(key, keymap) == name:
+            return key
+    return -1

@@ -8,11 +8,12 @@ from engine.ticks import ticks_add
 from firmware import settings as settings_mod
 from firmware.app import App, run
 from hardware import virtual
+from hardware.keymap import key_named
 from tools import scenes
 from tools.play import parse_decks
 
-UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3  # A's near row, from A's left
-MENU = 16
+UP, DOWN, LEFT, RIGHT = (key_named(n) for n in ("A0", "A1", "A2", "A3"))  # in the menus
+MENU = key_named("MENU")
 
 
 class Hand:
@@ -223,9 +224,9 @@ def test_sounds_differ_by_event_and_mute_silences_them():
         action()
         return [hz for _, hz in h.hw.buzzer.log[start:] if hz]
 
-    cover_a = tones_after(lambda: h.tap(0, 300))
-    foul_b = tones_after(lambda: h.tap(9, 600))  # B presses 9d: a foul
-    stall = tones_after(lambda: h.tap(8, 600))  # B covers the pending 5d: no match left
+    cover_a = tones_after(lambda: h.tap(key_named("A0"), 300))
+    foul_b = tones_after(lambda: h.tap(key_named("B1"), 600))  # B presses 9d: a foul
+    stall = tones_after(lambda: h.tap(key_named("B0"), 600))  # B covers the pending 5d: stall
     assert cover_a and foul_b and stall
     assert cover_a != foul_b and max(foul_b) < min(cover_a)  # a low buzz, a high click
     assert len(stall) >= 3  # a chime
@@ -268,11 +269,11 @@ def test_menu_held_at_power_up_opens_the_self_test():
     assert app.state == App.SELFTEST
     assert any(hz for _, hz in hw.buzzer.log)  # the buzzer sweep
     hw.keys.release(MENU, hw.clock.now)
-    hw.keys.press(5, ticks_add(hw.clock.now, 100))
+    hw.keys.press(key_named("Af1"), ticks_add(hw.clock.now, 100))
     while hw.elapsed < 2500:
         app.step()
     assert app.selftest.down[5] == 1
-    hw.keys.release(5, hw.clock.now)
+    hw.keys.release(key_named("Af1"), hw.clock.now)
     hw.keys.press(MENU, ticks_add(hw.clock.now, 10))
     while hw.elapsed < 4500:
         app.step()
@@ -281,14 +282,14 @@ def test_menu_held_at_power_up_opens_the_self_test():
 
 def test_a_key_held_at_power_up_that_is_not_menu_is_ignored_until_released():
     hw = virtual.init(seed=1)
-    hw.keys.press(3, hw.ms(0))  # RIGHT held at power-up (e.g. a shorted button)
+    hw.keys.press(key_named("A3"), hw.ms(0))  # RIGHT held at power-up (e.g. a shorted button)
     app = App(hw)
     while hw.elapsed < 1500:
         app.step()
     assert app.state == App.MENU  # it did not start a match
     assert any("down at power-up" in line for line in hw.console_lines)
-    hw.keys.release(3, hw.clock.now)
-    hw.keys.tap(3, ticks_add(hw.clock.now, 100))
+    hw.keys.release(key_named("A3"), hw.clock.now)
+    hw.keys.tap(key_named("A3"), ticks_add(hw.clock.now, 100))
     while hw.elapsed < 2000:
         app.step()
     assert app.state == App.PLAY
@@ -310,7 +311,7 @@ def test_an_unexpected_error_shows_the_error_screen_and_a_key_restarts(monkeypat
 
     def press_any_key_soon(hw):
         if any("stopped" in line for line in hw.console_lines) and not hw.restarts:
-            hw.keys.tap(0, ticks_add(hw.clock.now, 50))
+            hw.keys.tap(key_named("A0"), ticks_add(hw.clock.now, 50))
 
     hw = run(virtual, seed=1, on_idle=press_any_key_soon)
     said = "\n".join(hw.console_lines)

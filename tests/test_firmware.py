@@ -7,7 +7,7 @@ from engine.ticks import TICKS_PERIOD, ticks_add, ticks_diff
 from engine import Rules
 from firmware.app import App
 from hardware import pinmap, virtual
-from hardware.keymap import DEBOUNCE_SCANS
+from hardware.keymap import DEBOUNCE_SCANS, key_named
 from tools import measure, scenes
 from tools.play import parse_decks
 
@@ -37,7 +37,7 @@ def _app(decks=scenes.DECKS, rules=None, **kw):
 def _in_match(decks=scenes.DECKS, **kw):
     """A handheld with a two-player match dealt at about 400 ms."""
     hw, app = _app(decks, **kw)
-    hw.keys.tap(3, hw.ms(400))  # RIGHT on "2 PLAYERS"
+    hw.keys.tap(key_named("A3"), hw.ms(400))  # RIGHT on "2 PLAYERS"
     _run_until(hw, app, 450)
     assert app.state == App.PLAY
     return hw, app
@@ -71,7 +71,7 @@ def test_a_key_press_is_handled_in_the_first_pass_after_the_scanner_reports_it()
     starts = []
     press_ms = [400, 600, 611, 740, 905, 1233]
     for ms in press_ms:
-        hw.keys.tap(ms % 2 * 8 + ms % 4, hw.ms(ms), 30)
+        hw.keys.tap(key_named("AB"[ms % 2] + str(ms % 4)), hw.ms(ms), 30)
     handled = []
     while hw.elapsed < 1500:
         starts.append(hw.elapsed)
@@ -89,9 +89,9 @@ def test_a_key_press_is_handled_in_the_first_pass_after_the_scanner_reports_it()
 
 def test_presses_reach_the_engine_with_the_scanners_timestamps():
     hw, app = _app()
-    hw.keys.tap(3, hw.ms(400))
+    hw.keys.tap(key_named("A3"), hw.ms(400))
     _run_until(hw, app, 690)
-    hw.keys.tap(0, hw.ms(703))  # A covers pile 0; the scan that debounces it stamps it
+    hw.keys.tap(key_named("A0"), hw.ms(703))  # A covers pile 0: stamped by the debouncing scan
     _run_until(hw, app, 800)
     first = -(-703 // SCAN_MS) * SCAN_MS
     assert app.match.game.changed_at(0) == hw.ms(first + SCAN_MS * (DEBOUNCE_SCANS - 1))
@@ -99,12 +99,12 @@ def test_presses_reach_the_engine_with_the_scanners_timestamps():
 
 def test_the_next_game_takes_the_result_and_its_messages_away():
     hw, app = _in_match(scenes.ONE_LEFT)  # A's last card covers pile 0
-    hw.keys.tap(0, hw.ms(700))
+    hw.keys.tap(key_named("A0"), hw.ms(700))
     _run_until(hw, app, 2000)
     assert app.state == App.RESULT and app.settled == 2  # saved, collected, tidied
     assert all(b.shown == 2 for b in app.table.banners)
     assert all(b"ANY KEY: NEXT" in _line_text(hw, p) for p in range(2))
-    hw.keys.tap(1, hw.ms(2000))  # any key: the next game
+    hw.keys.tap(key_named("A1"), hw.ms(2000))  # any key: the next game
     _run_until(hw, app, 2600)
     assert app.state == App.PLAY and not app.table.pending
     assert all(b.shown == 0 for b in app.table.banners)
@@ -122,16 +122,16 @@ def test_a_bouncing_contact_is_one_press():
     hw, app = _in_match()
     _run_until(hw, app, 700)
     t = hw.ms(700)
-    hw.keys.press(0, t)  # A covers pile 0 ...
-    hw.keys.release(0, ticks_add(t, 4))  # ... the contact opens for 4 ms ...
-    hw.keys.press(0, ticks_add(t, 8))
-    hw.keys.release(0, ticks_add(t, 90))
+    hw.keys.press(key_named("A0"), t)  # A covers pile 0 ...
+    hw.keys.release(key_named("A0"), ticks_add(t, 4))  # ... the contact opens for 4 ms ...
+    hw.keys.press(key_named("A0"), ticks_add(t, 8))
+    hw.keys.release(key_named("A0"), ticks_add(t, 90))
     before = app.presses
     _run_until(hw, app, 900)
     g = app.match.game
     assert (app.presses - before, app.bounces) == (1, 1)
     assert g.deck_size(0) == 1 and not g.locked(0, hw.clock.now)  # one cover, no foul
-    hw.keys.tap(0, hw.ms(930), 60)  # a press 30 ms after a release is a press: a foul
+    hw.keys.tap(key_named("A0"), hw.ms(930), 60)  # 30 ms after its release: a press, a foul
     _run_until(hw, app, 1000)
     assert app.presses - before == 2 and g.locked(0, hw.clock.now)
 
@@ -139,7 +139,7 @@ def test_a_bouncing_contact_is_one_press():
 @pytest.mark.parametrize("keys", [False, True], ids=["idle", "with-key-events"])
 def test_the_main_loop_allocates_nothing_net(keys):
     hw, app = _app(scenes.DECKS)
-    hw.keys.tap(3, hw.ms(400))  # RIGHT on "2 PLAYERS": into a match
+    hw.keys.tap(key_named("A3"), hw.ms(400))  # RIGHT on "2 PLAYERS": into a match
     _run_until(hw, app, 300)
     net, where = measure.main_loop_allocation(hw, app, 1000, keys)
     assert app.state in (App.PLAY, App.RESULT)
@@ -172,12 +172,12 @@ def test_a_key_with_no_mapping_is_reported_and_ignored():
 
 def test_a_key_held_for_seconds_is_reported_until_released():
     hw, app = _app()
-    hw.keys.tap(3, hw.ms(400))
+    hw.keys.tap(key_named("A3"), hw.ms(400))
     _run_until(hw, app, 400)
-    hw.keys.press(5, hw.ms(500))
+    hw.keys.press(key_named("Af1"), hw.ms(500))
     _run_until(hw, app, 3600)
     assert b"KEY HELD" in _line_text(hw, 0)
-    hw.keys.release(5, hw.clock.now)
+    hw.keys.release(key_named("Af1"), hw.clock.now)
     _run_until(hw, app, 3700)
     assert b"KEY HELD" not in _line_text(hw, 0)
 
@@ -272,11 +272,11 @@ def test_good_settings_are_used():
 
 def test_a_whole_match_plays_through_the_keys():
     hw, app = _app("5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c 6c")
-    hw.keys.tap(3, hw.ms(400))
-    hw.keys.tap(0, hw.ms(700))  # A covers with the last card: A wins game 1
+    hw.keys.tap(key_named("A3"), hw.ms(400))
+    hw.keys.tap(key_named("A0"), hw.ms(700))  # A covers with the last card: A wins game 1
     _run_until(hw, app, 2000)
     assert app.state == App.RESULT and app.match.game.wins == (1, 0)
-    hw.keys.tap(0, hw.ms(2000))  # next game
+    hw.keys.tap(key_named("A0"), hw.ms(2000))  # next game
     _run_until(hw, app, 2300)
     assert app.state == App.PLAY and app.match.game.games == 2
     assert app.match.game.phase in (engine.PLAY, engine.STALL)
@@ -284,9 +284,9 @@ def test_a_whole_match_plays_through_the_keys():
 
 def test_sounds_follow_the_play():
     hw, app = _app()
-    hw.keys.tap(3, hw.ms(400))
+    hw.keys.tap(key_named("A3"), hw.ms(400))
     _run_until(hw, app, 690)
-    hw.keys.tap(0, hw.ms(700))
+    hw.keys.tap(key_named("A0"), hw.ms(700))
     _run_until(hw, app, 720)
     assert any(hz for t, hz in hw.buzzer.log if ticks_diff(t, hw.ms(700)) >= 0)
     _run_until(hw, app, 1000)
@@ -332,8 +332,8 @@ def test_the_desktop_clock_starts_where_the_boards_does():
 def test_a_game_across_the_wrap_keeps_its_true_length_and_cover_time():
     # The match starts 100 ms before the clock wraps and A wins 300 ms later, after it.
     hw, app = _app("5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c 6c", start_ms=TICKS_PERIOD - 500)
-    hw.keys.tap(3, hw.ms(400))
-    hw.keys.tap(0, hw.ms(700))  # A covers with the last card: A wins
+    hw.keys.tap(key_named("A3"), hw.ms(400))
+    hw.keys.tap(key_named("A0"), hw.ms(700))  # A covers with the last card: A wins
     _run_until(hw, app, 2000)
     assert app.state == App.RESULT and app.match.game.wins == (1, 0)
     assert app.match.game.ended_at < app.match.game.started_at  # the clock wrapped between
@@ -348,7 +348,7 @@ def test_keys_are_not_taken_as_held_at_power_up_days_later():
         hw.clock.advance(1 << 27)
         len(hw.keys.events)  # the scanner goes on scanning
     hw.feed()
-    hw.keys.tap(3, ticks_add(hw.clock.now, 50))  # RIGHT on "2 PLAYERS"
+    hw.keys.tap(key_named("A3"), ticks_add(hw.clock.now, 50))  # RIGHT on "2 PLAYERS"
     _run_until(hw, app, hw.elapsed + 300)
     assert app.state == App.PLAY
     assert not [ln for ln in hw.console_lines if "down at power-up" in ln]

@@ -237,7 +237,7 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000):
     from engine import game as game_mod
     from firmware.app import App
     from hardware import virtual
-    from hardware.keymap import pile_of, player_of, role_of
+    from hardware.keymap import KEY_COUNT, pile_of, player_of, role_of
     from tools.play import KEY_NAMES
     names = {v: k for k, v in KEY_NAMES.items()}
     hw = virtual.init(seed=seed, start_ms=virtual.BOOT_TICKS)
@@ -266,7 +266,7 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000):
 
     def key(player, pile):
         n = app.match.game.rules.piles_per_row
-        for k in range(16):
+        for k in range(KEY_COUNT):
             r = role_of(k)
             if player_of(r) == player and pile_of(r, n) == pile:
                 return k

@@ -10,6 +10,7 @@ import os
 import sys
 import time
 
+from hardware import keymap
 from tools.cli import bounded
 
 KEYS_HELP = """\
@@ -19,23 +20,20 @@ KEYS_HELP = """\
   Each key sits where its pile is on screen. MENU: [space]   quit: [Esc] or Ctrl-C
   Menus: a row's 1st key UP, 2nd DOWN, 3rd LEFT, 4th RIGHT/choose (A: z x c v). Pause: MENU twice"""
 
-# Keyboard key -> key number of the handheld (see hardware/keymap.py). A's far row and
+# Keyboard key -> the handheld's key, by its name (hardware/keymap.py). A's far row and
 # B's near row are both the screen's top row; each key mirrors its pile's position.
-KEYBOARD = {
-    "z": 0, "x": 1, "c": 2, "v": 3,      # A near: A's piles 0-3, left to right
-    "a": 4, "s": 5, "d": 6, "f": 7,      # A far: B's row as A sees it
-    ";": 8, "l": 9, "k": 10, "j": 11,    # B near: B's pile 0 is the screen's top right
-    "/": 12, ".": 13, ",": 14, "m": 15,  # B far: A's row as B sees it
-    " ": 16,                             # MENU
+_KEYBOARD_NAMES = {
+    "z": "A0", "x": "A1", "c": "A2", "v": "A3",      # A near: A's piles, left to right
+    "a": "Af0", "s": "Af1", "d": "Af2", "f": "Af3",  # A far: B's row as A sees it
+    ";": "B0", "l": "B1", "k": "B2", "j": "B3",      # B near: B's pile 0 is the top right
+    "/": "Bf0", ".": "Bf1", ",": "Bf2", "m": "Bf3",  # B far: A's row as B sees it
+    " ": "MENU",
 }
+KEYBOARD = {k: keymap.key_named(name) for k, name in _KEYBOARD_NAMES.items()}
 
-# Names for scripts: A0-A3 / B0-B3 the near row (own piles from own left), Af0-Af3 /
-# Bf0-Bf3 the far row from the player's own left, MENU.
-KEY_NAMES = {"MENU": 16}
-for _p, _base in (("A", 0), ("B", 8)):
-    for _i in range(4):
-        KEY_NAMES["%s%d" % (_p, _i)] = _base + _i
-        KEY_NAMES["%sf%d" % (_p, _i)] = _base + 4 + _i
+# Names for scripts (keymap.name_of): A0-A3 / B0-B3 the near row (own piles from own
+# left), Af0-Af3 / Bf0-Bf3 the far row from the player's own left, MENU.
+KEY_NAMES = {keymap.name_of(k): k for k in range(keymap.KEY_COUNT)}
 
 
 MAX_MS = 3600000  # the longest script time, hold or --after: one simulated hour
