@@ -13,6 +13,7 @@ from engine.ticks import ticks_diff
 import firmware
 from firmware import sound
 from firmware.match import Match
+from firmware import menus as menus_mod
 from firmware.menus import Menus, MAIN, PAUSE
 from firmware.settings import Settings, SETTINGS_KIND
 from firmware.stats import Stats, STATS_KIND
@@ -90,7 +91,7 @@ class App:
         self.decks = decks
         self.table = Table(self.kit)
         self.match = Match(self.table, self.sound, self.stats, self.rules)
-        self.menus = Menus(self)
+        self.menus = Menus(self.kit, self.settings, self.stats)
         self.selftest = None  # type: SelfTest | None  # imported and built when opened, let go when left
         self.state = self.MENU
         self.before_sleep = self.MENU
@@ -210,7 +211,28 @@ class App:
             if player >= 0:
                 self._face(player)
             self.sound.play(sound.KEY, t)
-            self.menus.key(nav_of(role))
+            self._act(self.menus.key(nav_of(role)))
+
+    def _act(self, action: int) -> None:
+        """Carry out what a menu page asked for."""
+        if action == menus_mod.TWO_PLAYERS:
+            self.start_match(-1)
+        elif action == menus_mod.VS_COMPUTER:
+            self.start_match(self.settings.value("level"))
+        elif action == menus_mod.SETTING_CHANGED:
+            self.apply_settings()
+        elif action == menus_mod.SETTINGS_OPENED:
+            self.tidy()
+        elif action == menus_mod.SETTINGS_SAVE:
+            self.settings_done(True)
+        elif action == menus_mod.RESUME:
+            self.resume()
+        elif action == menus_mod.DECLARE_DRAW:
+            self.declare_draw()
+        elif action == menus_mod.QUIT_MATCH:
+            self.quit_match()
+        elif action == menus_mod.SELF_TEST:
+            self.open_selftest()
 
     def _overflow(self, now: int) -> None:
         """Events were lost: forget which keys are down (their releases may be gone)."""
@@ -222,7 +244,7 @@ class App:
     def _notice(self, text: bytes, now: int) -> None:
         """A short note for both players about the keys themselves."""
         if self.state == self.PLAY or self.state == self.RESULT:
-            self.table.say_both(text, now, 1500)
+            self.match.notice(text, now)
 
     def _check_held(self, now: int) -> None:
         menu = key_bit(MENU_KEY)
@@ -269,12 +291,8 @@ class App:
                 self.keys = self.hw.keys  # made anew when the board could not sleep
         else:
             self._maybe_sleep(now)
-        if state == self.RESULT:  # during play Match.advance does it
-            self.table.expire(now)
-            if self.settled < _SETTLED and not self.table.pending:
-                self._settle()  # the result is all on the screen
-            else:
-                self.table.sync(self.match.game)
+        if state == self.RESULT and self.match.rest(now) and self.settled < _SETTLED:
+            self._settle()  # the result is all on the screen, and this pass drew nothing
 
     def start_match(self, level: int) -> None:
         """From the main menu: two players (level -1) or A against the computer."""

@@ -151,6 +151,19 @@ class Match:
             return True
         return False
 
+    def rest(self, now: int) -> bool:
+        """A pass of the result screen: what is left of it drawn; True when nothing was."""
+        t = self.table
+        t.expire(now)
+        if t.pending:
+            t.sync(self.game)
+            return False
+        return True
+
+    def notice(self, text: bytes, now: int) -> None:
+        """A short note for both players, about the keys themselves."""
+        self.table.say_both(text, now, 1500)
+
     def declare_draw(self, now: int) -> None:
         """Both players agreed: the game is a draw."""
         if self.game.declare_draw(now) == engine.ENDED:
