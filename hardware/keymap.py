@@ -9,9 +9,8 @@ player << 3 | far << 2 | place; ROLE_MENU for MENU; ROLE_NONE for an unmapped ke
 In the menus a row's buttons, near or far alike, are UP, DOWN, LEFT and RIGHT from the
 player's own left, and MENU is BACK.
 
-Names, for scripts, tests and the self-test: A0-A3 and B0-B3 are the near row (a
-player's own piles from their own left), Af0-Af3 and Bf0-Bf3 the far row from the
-player's own left, and MENU.
+The keys' names (A0, Bf3, MENU) are in hardware/keynames.py: the board never imports
+them, so they cost its heap nothing.
 """
 try:
     from micropython import const
@@ -81,21 +80,3 @@ def nav_of(role: int) -> int:
 def key_bit(key_number: int) -> int:
     """The key's bit in a set of keys held as an int."""
     return 1 << key_number
-
-
-def name_of(key_number: int, keymap: bytes = KEYMAP) -> str:
-    """'A0', 'Bf3', 'MENU', or 'KEY 20' for a key with no role."""
-    role = role_of(key_number, keymap)
-    if role == ROLE_MENU:
-        return "MENU"
-    if role > 15:
-        return "KEY %d" % key_number
-    return "AB"[player_of(role)] + ("f" if is_far(role) else "") + str(place_of(role))
-
-
-def key_named(name: str, keymap: bytes = KEYMAP) -> int:
-    """The key number with that name (name_of), or -1."""
-    for key in range(len(keymap)):
-        if name_of(key, keymap) == name:
-            return key
-    return -1

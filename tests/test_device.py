@@ -8,7 +8,7 @@ from engine.ticks import ticks_add
 from firmware import settings as settings_mod
 from firmware.app import App, run
 from hardware import virtual
-from hardware.keymap import key_named
+from hardware.keynames import key_named
 from tools import scenes
 from tools.play import parse_decks
 

@@ -7,7 +7,8 @@ from engine.ticks import TICKS_PERIOD, ticks_add, ticks_diff
 from engine import Rules
 from firmware.app import App
 from hardware import pinmap, virtual
-from hardware.keymap import DEBOUNCE_SCANS, key_named
+from hardware.keymap import DEBOUNCE_SCANS
+from hardware.keynames import key_named
 from tools import measure, scenes
 from tools.play import parse_decks
 

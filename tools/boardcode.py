@@ -3,15 +3,17 @@ and the tests (stdlib only, so deploy runs with any Python 3).
 
 Board code is every .py under engine/, hardware/ and firmware/ except what only the
 desktop uses: the virtual handheld and the board-VM stand-ins (hardware/virtual*), the
-typed hardware contract (hardware/contract.py imports typing), and the engine's desktop
-helpers (engine/record.py: match records; engine/cards.py: card names and parsing).
+typed hardware contract (hardware/contract.py imports typing), the keys' names
+(hardware/keynames.py: for scripts and tests), and the engine's desktop helpers
+(engine/record.py: match records; engine/cards.py: card names and parsing).
 """
 import glob
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARD_DIRS = ("engine", "hardware", "firmware")
-DESKTOP_ONLY = ("hardware/contract.py", "engine/record.py", "engine/cards.py")
+DESKTOP_ONLY = ("hardware/contract.py", "hardware/keynames.py", "engine/record.py",
+                "engine/cards.py")
 
 
 def is_board_file(rel):

@@ -10,7 +10,7 @@ import os
 import sys
 import time
 
-from hardware import keymap
+from hardware import keymap, keynames
 from tools.cli import bounded
 
 KEYS_HELP = """\
@@ -29,11 +29,11 @@ _KEYBOARD_NAMES = {
     "/": "Bf0", ".": "Bf1", ",": "Bf2", "m": "Bf3",  # B far: A's row as B sees it
     " ": "MENU",
 }
-KEYBOARD = {k: keymap.key_named(name) for k, name in _KEYBOARD_NAMES.items()}
+KEYBOARD = {k: keynames.key_named(name) for k, name in _KEYBOARD_NAMES.items()}
 
 # Names for scripts (keymap.name_of): A0-A3 / B0-B3 the near row (own piles from own
 # left), Af0-Af3 / Bf0-Bf3 the far row from the player's own left, MENU.
-KEY_NAMES = {keymap.name_of(k): k for k in range(keymap.KEY_COUNT)}
+KEY_NAMES = {keynames.name_of(k): k for k in range(keymap.KEY_COUNT)}
 
 
 MAX_MS = 3600000  # the longest script time, hold or --after: one simulated hour

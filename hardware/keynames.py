@@ -1,0 +1,23 @@
+"""The keys' names, for scripts, tests and the desktop: A0-A3 and B0-B3 are the near row (a
+player's own piles from their own left), Af0-Af3 and Bf0-Bf3 the far row from the
+player's own left, and MENU. Made from what hardware/keymap.py says each key means; the
+board does not import this module (each function in the heap costs the board RAM)."""
+from hardware.keymap import KEYMAP, ROLE_MENU, is_far, place_of, player_of, role_of
+
+
+def name_of(key_number: int, keymap: bytes = KEYMAP) -> str:
+    """'A0', 'Bf3', 'MENU', or 'KEY 20' for a key with no role."""
+    role = role_of(key_number, keymap)
+    if role == ROLE_MENU:
+        return "MENU"
+    if role > 15:
+        return "KEY %d" % key_number
+    return "AB"[player_of(role)] + ("f" if is_far(role) else "") + str(place_of(role))
+
+
+def key_named(name: str, keymap: bytes = KEYMAP) -> int:
+    """The key number with that name (name_of), or -1."""
+    for key in range(len(keymap)):
+        if name_of(key, keymap) == name:
+            return key
+    return -1
