@@ -19,7 +19,7 @@ from firmware.settings import Settings, SETTINGS_KIND
 from firmware.stats import Stats, STATS_KIND
 from firmware.store import Log
 from firmware.table import Table
-from firmware.ui import Kit, TextLine, LINE_CHARS
+from firmware.ui import Kit
 from hardware.keymap import (KEY_COUNT, MENU_KEY, ROLE_MENU, ROLE_NONE, key_bit, nav_of,
                              player_of, role_of)
 
@@ -83,8 +83,6 @@ class App:
         firmware.forget("restore")
         firmware.forget("storeload")  # the loading code leaves the heap
         self.tidy()  # at boot, when nobody is about to switch off
-        if rules is not None:
-            Table.check(rules.piles_per_row)
         self.fixed_rules = rules  # rules given by a test or the command line win
         self.rules = rules or self.settings.rules()
         self.seed = seed
@@ -460,24 +458,8 @@ def _selftest() -> "types.ModuleType":
     return firmware.selftest
 
 
-def show_error(hw: "Target", error: BaseException) -> None:
-    """The error screen: what happened, in short, and how to go on."""
-    import displayio
-    kit = Kit()
-    group = displayio.Group()
-    text = (repr(error) + " " * LINE_CHARS * 3)[:LINE_CHARS * 3]
-    rows = ("SORRY - IT STOPPED", "", text[:21], text[21:42], text[42:63], "",
-            "DETAILS: SERIAL PORT", "ANY KEY: RESTART")
-    for i, row in enumerate(rows):
-        line = TextLine(kit, LINE_CHARS, 1, 8 * i)
-        line.center(row)
-        group.append(line.grid)
-    hw.display.root_group = group
-    hw.display.rotation = 0
-    hw.display.refresh()
-
-
-def _wait_for_key(hw: "Target") -> None:
+def wait_for_key(hw: "Target") -> None:
+    """Feed the watchdog until a key is pressed (after the error screen)."""
     event = hw.Event()
     events = hw.keys.events
     while not hw.stop_requested():
@@ -510,9 +492,10 @@ def run(target: "TargetModule", app_options: dict | None = None, **options: obje
             hw.console("California Speed stopped: %r" % (e,))
             hw.print_exception(e)
             try:
-                show_error(hw, e)
+                from firmware import crash  # imported only now: its code is not in the heap
+                crash.show(hw, e)  # while the handheld runs
             except Exception as again:
                 hw.console("and the error screen failed too: %r" % (again,))
-            _wait_for_key(hw)
+            wait_for_key(hw)
             hw.restart()
     return hw

@@ -55,9 +55,9 @@ def play(name, **rules_extra):
 def play_error():
     """The error screen, as run() shows it after an unexpected exception."""
     from hardware import virtual
-    from firmware.app import show_error
+    from firmware import crash
     hw = virtual.init(seed=1)
-    show_error(hw, ValueError("piles_per_row: must be an integer 3..6, not 9"))
+    crash.show(hw, ValueError("piles_per_row: must be an integer 3..6, not 9"))
     return hw
 
 
