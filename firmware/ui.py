@@ -263,18 +263,17 @@ class Banner:
         n = min(len(text), self.chars)
         x = (W - self.chars * glyphs.FONT_W * 2) // 2 + (self.chars - n) // 2 * glyphs.FONT_W * 2
         top = (CELL_H - glyphs.FONT_H * 2) // 2
-        for i in range(n):
+        for i in range(n):  # (pixels by linear index: an (x, y) tuple is an allocation)
             base = glyphs.font_tile(text[i]) * glyphs.FONT_H
             for row in range(glyphs.FONT_H):
                 v = bits[base + row]
-                y = top + 2 * row
-                px = x
+                at = (top + 2 * row) * W + x
                 while v:
                     if v & 0x80:
-                        bmp[px, y] = value
-                        bmp[px + 1, y] = value
-                        bmp[px, y + 1] = value
-                        bmp[px + 1, y + 1] = value
+                        bmp[at] = value
+                        bmp[at + 1] = value
+                        bmp[at + W] = value
+                        bmp[at + W + 1] = value
                     v = (v << 1) & 0xFF
-                    px += 2
+                    at += 2
             x += glyphs.FONT_W * 2
