@@ -67,21 +67,14 @@ class Table:
         self.pending = 0  # not drawn yet: bit p a player's message, bit 2 + p their banner
         self.hint_mask = 0
 
-    @staticmethod
-    def check(n: int) -> None:
-        """Refuse a number of piles per row the table cannot show (nor the keys press)."""
-        if not 1 <= n <= _MAX_CELLS // 2:
-            raise ValueError("the handheld shows at most %d piles a row (4 keys a row), "
-                             "not %d" % (_MAX_CELLS // 2, n))
-
     def layout(self, n: int) -> None:
         """Arrange n piles per row (3 or 4) and draw the card outlines."""
-        self.check(n)
+        if n > _MAX_CELLS // 2:  # (the rules allow 6; the keys and the screen have 4)
+            raise ValueError("piles_per_row: the handheld shows at most 4 a row, not %d" % n)
         self.n = n
         self.version = -1
         w = W // n
         self.cell_w = w
-        left = (W - w * n) // 2
         clear(self.bg, 0, 0, W, 64)  # (the self-test borrows bg: everything is drawn anew)
         self.hint_mask = 0
         for i in range(_MAX_CELLS):
@@ -92,12 +85,9 @@ class Table:
                 continue
             cell.rank.hidden = False
             cell.suit.hidden = False
-            if i < n:  # A's pile i, from A's left
-                x, y, flipped = left + i * w, _ROW_A_Y, False
-            else:  # B's pile: B's own left is the screen's right
-                x, y, flipped = left + (2 * n - 1 - i) * w, _ROW_B_Y, True
+            x, y = self._cell_at(i)
             outline(self.bg, x + 1, y, w - 2, CELL_H)
-            cell.place(x, y, w, flipped)
+            cell.place(x, y, w, i >= n)  # B's piles are turned to face B
             cell.show(-1)
         self.kit.changes += 1
         for p in range(2):
@@ -107,6 +97,15 @@ class Table:
             self.banners[p].clear()
             self.msg_on[p] = 0
         self.pending = 0
+
+    def _cell_at(self, pile: int) -> "tuple[int, int]":
+        """The top-left corner of a pile's cell: A's piles left to right along the bottom
+        row, B's along the top row from B's own left, which is the screen's right."""
+        n, w = self.n, self.cell_w
+        left = (W - w * n) // 2
+        if pile < n:
+            return left + pile * w, _ROW_A_Y
+        return left + (2 * n - 1 - pile) * w, _ROW_B_Y
 
     def sync(self, game: "Game", every: bool = False) -> None:
         """Redraw the deck counts and score pips that differ from the game, and the first
@@ -217,13 +216,10 @@ class Table:
             return
         self.hint_mask = mask
         n, w = self.n, self.cell_w
-        left = (W - w * n) // 2
         for p in range(2 * n):
             on = (mask >> p) & 1
-            if p < n:
-                x, y = left + p * w, _ROW_A_Y + CELL_H - 2
-            else:
-                x, y = left + (2 * n - 1 - p) * w, _ROW_B_Y + 1
+            x, y = self._cell_at(p)
+            y += 1 if p >= n else CELL_H - 2  # under the card as its player sees it
             for dx in range(6, w - 6):
                 if self.bg[x + dx, y] != on:
                     self.bg[x + dx, y] = on

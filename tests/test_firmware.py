@@ -113,8 +113,9 @@ def test_the_next_game_takes_the_result_and_its_messages_away():
 
 
 def test_rules_with_more_piles_than_the_table_shows_are_refused():
-    with pytest.raises(ValueError, match="at most 4 piles a row"):
-        _app(rules=Rules(piles_per_row=5))
+    hw, app = _app(rules=Rules(piles_per_row=5))
+    with pytest.raises(ValueError, match="shows at most 4 a row, not 5"):
+        app.start_match(-1)
 
 
 def test_a_bouncing_contact_is_one_press():
