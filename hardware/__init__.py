@@ -1,2 +1,3 @@
-"""Hardware targets. Each module (pico, virtual) provides the same names after init():
-display, keys, keymap, buzzer, nvm, ticks_ms, idle, console, info."""
+"""Hardware targets: hardware/pico.py on the board, hardware/virtual.py on the desktop.
+What a target provides is written once, in hardware/contract.py; mypy checks each target
+against it (tests/targets_typecheck.py)."""

@@ -8,7 +8,6 @@ these types inside `if False:` blocks, which mypy reads and the compiler drops.
 from typing import Any, Callable, Protocol
 
 import displayio
-import keypad
 
 
 class Display(Protocol):
@@ -26,6 +25,43 @@ class Display(Protocol):
     def wake(self) -> None: ...
 
 
+class KeyEvent(Protocol):
+    """A key event (keypad.Event) as read."""
+
+    @property
+    def key_number(self) -> int: ...
+
+    @property
+    def pressed(self) -> bool: ...
+
+    @property
+    def timestamp(self) -> int: ...
+
+
+class KeyEvents(Protocol):
+    """The scanner's event queue (keypad.EventQueue) as used."""
+
+    def get_into(self, event: Any) -> bool:
+        """Move the oldest event into event (one made by Target.Event); False if none."""
+        ...
+
+    @property
+    def overflowed(self) -> bool: ...
+
+    def clear(self) -> None: ...
+
+
+class KeyScanner(Protocol):
+    """The background key scanner (keypad.Keys) as used."""
+
+    @property
+    def events(self) -> KeyEvents: ...
+
+    def reset(self) -> None:
+        """Take every key as released: keys held now are reported pressed again."""
+        ...
+
+
 class Buzzer(Protocol):
     """A piezo: tone(hz) plays until tone(0)."""
 
@@ -33,21 +69,43 @@ class Buzzer(Protocol):
 
 
 class Target(Protocol):
-    """What firmware/app.py, match.py and selftest.py may use of a hardware target."""
+    """What firmware/app.py, match.py and selftest.py may use of a hardware target. (The
+    objects are read-only properties here: a target may hold a subtype of each.)"""
 
-    display: Display
-    """The SSD1306, auto_refresh off."""
-    keys: keypad.Keys
-    """The key scanner: keys.events.get_into(event) yields timestamped key events."""
-    keymap: bytes
-    """Key number -> role (hardware/keymap.py)."""
-    Event: Callable[[], keypad.Event]
-    """Makes the one reused event (keypad.Event)."""
-    buzzer: Buzzer
-    nvm: Any
-    """Bytes that survive power-off: microcontroller.nvm (len, slices read and written)."""
-    info: dict
-    """The checked settings.toml values, by key."""
+    @property
+    def display(self) -> Display:
+        """The SSD1306, auto_refresh off."""
+        ...
+
+    @property
+    def keys(self) -> KeyScanner:
+        """The key scanner: keys.events.get_into(event) yields timestamped key events."""
+        ...
+
+    @property
+    def keymap(self) -> bytes:
+        """Key number -> role (hardware/keymap.py)."""
+        ...
+
+    @property
+    def Event(self) -> Callable[[], KeyEvent]:
+        """Makes the one reused event (keypad.Event)."""
+        ...
+
+    @property
+    def buzzer(self) -> Buzzer:
+        """The piezo."""
+        ...
+
+    @property
+    def nvm(self) -> Any:
+        """Bytes that survive power-off: microcontroller.nvm (len, slices read and written)."""
+        ...
+
+    @property
+    def info(self) -> dict:
+        """The checked settings.toml values, by key."""
+        ...
 
     def ticks_ms(self) -> int:
         """Milliseconds on the board's clock, wrapping at 2**29 (keypad's timestamps)."""

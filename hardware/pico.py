@@ -27,11 +27,12 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from hardware.contract import Display, Target
     from nvm import ByteArray
 
-display = None  # type: Display | None
-keys = None  # type: keypad.Keys | None
+# The hardware objects: None until init() makes them (the contract types them as made).
+display = None  # type: Display  # type: ignore[assignment]
+keys = None  # type: keypad.Keys  # type: ignore[assignment]
 keymap = KEYMAP
-buzzer = None  # type: Buzzer | None
-nvm = None  # type: ByteArray | None
+buzzer = None  # type: Buzzer  # type: ignore[assignment]
+nvm = None  # type: ByteArray  # type: ignore[assignment]
 info = {}  # type: dict
 _watchdog = None  # type: watchdog.WatchDogTimer | None
 _key_pins = []  # type: list[microcontroller.Pin]  # in key-number order
@@ -152,7 +153,7 @@ def init(**_options: object) -> "Target":
     display = oled.open_display(make_i2c, cfg["CS_I2C_ADDRESS"], where, console, time.sleep)
     keys = _make_keys()
     buzzer = Buzzer(_pin(cfg["CS_PIEZO"]))
-    nvm = microcontroller.nvm
+    nvm = microcontroller.nvm  # type: ignore[assignment]  # None only on boards without nvm
     _watchdog = _start_watchdog()
     _unload("config", "oled", "pinmap")
     return sys.modules[__name__]  # type: ignore[return-value]  # this module is the target

@@ -30,6 +30,30 @@ def test_board_code_type_checks_against_circuitpython_stubs():
     assert "Success" in r.stdout
 
 
+def test_every_target_meets_the_written_contract():
+    """hardware/contract.py against the Pico target (also the board VM's, on its stand-ins)
+    and the virtual handheld: tests/targets_typecheck.py assigns each to the contract."""
+    r = _mypy(["tests/targets_typecheck.py"])
+    assert r.returncode == 0 and "Success" in r.stdout, r.stdout + r.stderr
+
+
+def test_a_contract_member_a_target_lacks_fails_the_check(tmp_path):
+    import shutil
+    for rel in mpy.board_files() + ["hardware/contract.py", "hardware/virtual.py",
+                                    "tests/targets_typecheck.py", "mypy.ini"]:
+        os.makedirs(tmp_path / os.path.dirname(rel), exist_ok=True)
+        shutil.copyfile(os.path.join(ROOT, rel), tmp_path / rel)
+    for rel in ("hardware/virtual_keypad.py", "hardware/virtual_ssd1306.py"):
+        shutil.copyfile(os.path.join(ROOT, rel), tmp_path / rel)
+    contract = tmp_path / "hardware" / "contract.py"
+    contract.write_text(contract.read_text().replace(
+        "    def random_seed(self) -> int:", "    def battery(self) -> int: ...\n\n"
+        "    def random_seed(self) -> int:"))
+    r = _mypy(["tests/targets_typecheck.py"], cwd=str(tmp_path))
+    assert r.returncode != 0
+    assert r.stdout.count('missing following "Target" protocol member') == 2, r.stdout
+
+
 def test_the_typecheck_catches_a_call_the_board_lacks(tmp_path):
     # CircuitPython 10's WatchDogTimer has feed, timeout and mode, and no deinit().
     import shutil
