@@ -13,16 +13,28 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
 # Note numbers index this table of frequencies in Hz (0 = rest).
 _HZ = (0, 262, 330, 392, 523, 659, 784, 1047, 1319, 1568, 2093, 150, 110, 880, 1760)
 
-COVER_A = b"\x09\x02"  # a short high click for A
-COVER_B = b"\x08\x02"  # a slightly lower click for B
-FOUL = b"\x0b\x0c\x00\x02\x0c\x0c"  # a low double buzz
+# a short high click for A: 1568 Hz 20 ms
+COVER_A = b"\x09\x02"
+# a slightly lower click for B: 1319 Hz 20 ms
+COVER_B = b"\x08\x02"
+# a low double buzz: 150 Hz 120 ms, rest 20 ms, 110 Hz 120 ms
+FOUL = b"\x0b\x0c\x00\x02\x0c\x0c"
+# too late: a short 880 Hz beep, 20 ms
 COLLISION = b"\x0d\x02"
-STALL = b"\x06\x08\x05\x08\x04\x0c"  # a falling chime: no match
+# no match, a falling chime: 784 Hz 80 ms, 659 Hz 80 ms, 523 Hz 120 ms
+STALL = b"\x06\x08\x05\x08\x04\x0c"
+# a deal or redeal, two quick ticks: 1047 Hz 30 ms, rest 20 ms, 1047 Hz 30 ms
 DEAL = b"\x07\x03\x00\x02\x07\x03"
-WIN = b"\x04\x0a\x05\x0a\x06\x0a\x07\x1e"  # a rising fanfare
+# a rising fanfare: 523 Hz 100 ms, 659 Hz 100 ms, 784 Hz 100 ms, 1047 Hz 300 ms
+WIN = b"\x04\x0a\x05\x0a\x06\x0a\x07\x1e"
+# a drawn game, two even notes: 659 Hz 120 ms, 659 Hz 120 ms
 DRAW = b"\x05\x0c\x05\x0c"
-KEY = b"\x0a\x01"  # menu click
-SWEEP = b"\x0c\x08\x0b\x08\x01\x08\x02\x08\x03\x08\x04\x08\x05\x08\x06\x08\x07\x08\x08\x08\x09\x08\x0a\x08"
+# menu click: 2093 Hz 10 ms
+KEY = b"\x0a\x01"
+# the self-test's sweep through every note, 80 ms each: 110, 150, 262, 330, 392, 523,
+# 659, 784, 1047, 1319, 1568 and 2093 Hz
+SWEEP = (b"\x0c\x08\x0b\x08\x01\x08\x02\x08\x03\x08\x04\x08\x05\x08"
+         b"\x06\x08\x07\x08\x08\x08\x09\x08\x0a\x08")
 
 
 class Sound:
