@@ -39,11 +39,11 @@ def test_every_target_meets_the_written_contract():
 
 def test_a_contract_member_a_target_lacks_fails_the_check(tmp_path):
     import shutil
-    for rel in mpy.board_files() + ["hardware/contract.py", "hardware/virtual.py",
+    for rel in mpy.board_files() + ["hardware/contract.py", "hardware/virtual/__init__.py",
                                     "tests/targets_typecheck.py", "mypy.ini"]:
         os.makedirs(tmp_path / os.path.dirname(rel), exist_ok=True)
         shutil.copyfile(os.path.join(ROOT, rel), tmp_path / rel)
-    for rel in ("hardware/virtual_keypad.py", "hardware/virtual_ssd1306.py"):
+    for rel in ("hardware/virtual/keypad.py", "hardware/virtual/ssd1306.py"):
         shutil.copyfile(os.path.join(ROOT, rel), tmp_path / rel)
     contract = tmp_path / "hardware" / "contract.py"
     contract.write_text(contract.read_text().replace(

@@ -1,6 +1,6 @@
 """The board's own interpreter: the engine suite and the whole firmware in CircuitPython 10's
 VM (the unix port, 32-bit like the RP2040), from a CIRCUITPY tree written by deploy with
-CircuitPython's mpy-cross, on stand-ins for the board's C modules (hardware/virtual_board).
+CircuitPython's mpy-cross, on stand-ins for the board's C modules (hardware/virtual/board).
 
 Needs CIRCUITPYTHON and CIRCUITPY_MPY_CROSS (.ci/run sets them); without them every test
 here is skipped, and the summary says so in one line.

@@ -39,7 +39,7 @@ def no_circup(monkeypatch):
 def project(tmp_path):
     """A copy of the board files and a settings.toml (the repo's, else the test's own)."""
     proj = tmp_path / "project"
-    for rel in deploy.board_files(ROOT) + ["hardware/virtual.py", "engine/cards.py"]:
+    for rel in deploy.board_files(ROOT) + ["hardware/virtual/__init__.py", "engine/cards.py"]:
         (proj / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(os.path.join(ROOT, rel), proj / rel)
     repo_settings = os.path.join(ROOT, "settings.toml")
@@ -117,7 +117,7 @@ def test_one_rule_says_which_files_are_board_code():
     assert "firmware/code.py" in listed and not any("virtual" in rel for rel in listed)
     # desktop-only: the twins and stand-ins, the typed contract, the engine's desktop helpers
     for rel in ("hardware/contract.py", "engine/record.py", "engine/cards.py",
-                "hardware/virtual_board/keypad.py", "hardware/virtual_keypad.py"):
+                "hardware/virtual/board/keypad.py", "hardware/virtual/keypad.py"):
         assert os.path.isfile(os.path.join(ROOT, rel)) and rel not in listed, rel
     assert "engine/bot.py" in listed and "hardware/pico.py" in listed
 

@@ -1,6 +1,6 @@
 """Stand-ins for CircuitPython's C modules have exactly the board's names and parameters.
 
-Every public name of a stand-in (the board VM's, hardware/virtual_board/, and the desktop
+Every public name of a stand-in (the board VM's, hardware/virtual/board/, and the desktop
 twin's objects that play keypad, nvm and busio) must be in circuitpython-stubs 10.3, and
 every function they share must take the same parameters. Where the stubs and the C code
 disagree, the C code is the board: those few places are listed in STUB_ERRATA with the
@@ -12,7 +12,7 @@ import os
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-STANDINS = os.path.join(ROOT, "hardware", "virtual_board")
+STANDINS = os.path.join(ROOT, "hardware", "virtual", "board")
 SITE = os.path.dirname(os.path.dirname(pytest.__file__))
 
 
@@ -215,11 +215,11 @@ TEST_DRIVERS = {
                    "log", "deinitialized", "keep_log", "nack_errno"},
 }
 DESKTOP = (
-    ("hardware/virtual_keypad.py", "Event", "keypad", "Event"),
-    ("hardware/virtual_keypad.py", "EventQueue", "keypad", "EventQueue"),
-    ("hardware/virtual_keypad.py", "VirtualKeys", "keypad", "Keys"),
-    ("hardware/virtual.py", "NVM", "nvm", "ByteArray"),
-    ("hardware/virtual_ssd1306.py", "VirtualI2C", "busio", "I2C"),
+    ("hardware/virtual/keypad.py", "Event", "keypad", "Event"),
+    ("hardware/virtual/keypad.py", "EventQueue", "keypad", "EventQueue"),
+    ("hardware/virtual/keypad.py", "VirtualKeys", "keypad", "Keys"),
+    ("hardware/virtual/__init__.py", "NVM", "nvm", "ByteArray"),
+    ("hardware/virtual/ssd1306.py", "VirtualI2C", "busio", "I2C"),
 )
 
 

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from engine.ticks import TICKS_PERIOD, ticks_add, ticks_diff
-from hardware.virtual_keypad import Event, EventQueue, SimClock, VirtualKeys, load_script
+from hardware.virtual.keypad import Event, EventQueue, SimClock, VirtualKeys, load_script
 
 
 def drain(keys):

@@ -14,7 +14,7 @@ import displayio
 import i2cdisplaybus
 from PIL import Image
 
-from hardware.virtual_ssd1306 import HORIZONTAL, PAGE, VERTICAL, VirtualI2C, VirtualSSD1306
+from hardware.virtual.ssd1306 import HORIZONTAL, PAGE, VERTICAL, VirtualI2C, VirtualSSD1306
 
 FULL_FRAME_BYTES = 1040
 ONE_COLUMN_BYTES = 17  # 7 + 7 + (address, 0x40, one GDDRAM byte)

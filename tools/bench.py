@@ -208,7 +208,7 @@ def board_vm_section():
     rows += [("- " + what, kb(n), "", "") for what, n in parts[1:]]
     note = ("Made with CircuitPython 10.3's unix port, 32-bit like the RP2040 (CIRCUITPYTHON, "
             "CIRCUITPY_MPY_CROSS), on a CIRCUITPY tree that tools/deploy.py wrote into a "
-            "temporary folder; hardware/virtual_board/ stands in for the board's C modules. "
+            "temporary folder; hardware/virtual/board/ stands in for the board's C modules. "
             "The soak (tools/soak.py: a scripted tour of every screen and path, then a "
             "random key stream) runs %d simulated ms over %d main-loop passes; each reset "
             "starts a fresh VM, as the board starts a fresh heap. Heap figures are live bytes "

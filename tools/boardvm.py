@@ -1,7 +1,7 @@
 """The firmware on CircuitPython's own VM: the board's interpreter, with stand-ins for its C modules.
 
 CircuitPython 10's unix port (32-bit, like the RP2040) runs code.py from a CIRCUITPY tree
-built exactly as `make deploy` writes it, with hardware/virtual_board/ in front: stand-ins
+built exactly as `make deploy` writes it, with hardware/virtual/board/ in front: stand-ins
 for board, busio, displayio, keypad, microcontroller, ... and the bench that drives them
 (vmbench.py: clock, buttons from a key script, the OLED, nvm, watchdog). The tools are
 found through two environment variables (.ci/run sets them from the shared toolchain):
@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-STANDINS = os.path.join(ROOT, "hardware", "virtual_board")
+STANDINS = os.path.join(ROOT, "hardware", "virtual", "board")
 ENV_VM = "CIRCUITPYTHON"
 ENV_MPY = "CIRCUITPY_MPY_CROSS"
 HOWTO = ("set CIRCUITPYTHON to CircuitPython 10's unix port and CIRCUITPY_MPY_CROSS to its "
@@ -203,7 +203,7 @@ def run(tree, *, script="", heap="120K", stop_at=-1, seed=1, pass_ms=3, display=
     """Boot tree/code.py in CircuitPython's VM with the stand-ins, again after every reset
     (a fresh process, so a fresh heap, each time), until the script ends; returns a Run.
 
-    script: the bench's key script text (see hardware/virtual_board/vmbench.py)."""
+    script: the bench's key script text (see hardware/virtual/board/vmbench.py)."""
     vm = interpreter()
     if vm is None:
         raise ToolchainError(missing())
@@ -240,7 +240,7 @@ def run(tree, *, script="", heap="120K", stop_at=-1, seed=1, pass_ms=3, display=
 
 def probe(tree, heap="256K"):
     """[(what, bytes)] of the heap: the board code a package at a time, then the app's
-    objects one by one (hardware/virtual_board/vmprobe.py)."""
+    objects one by one (hardware/virtual/board/vmprobe.py)."""
     with tempfile.TemporaryDirectory() as tmp:
         bench = bench_dir(os.path.join(tmp, "bench"))
         shutil.copy(os.path.join(STANDINS, "vmprobe.py"), os.path.join(bench, "vmprobe.py"))

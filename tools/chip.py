@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 from hardware import config, pinmap
-from hardware.virtual_ssd1306 import VirtualSSD1306
+from hardware.virtual.ssd1306 import VirtualSSD1306
 from tools import boardvm
 from tools.cli import Parser, bounded, fail, read_text
 
@@ -139,7 +139,7 @@ def run(script="", *, settings=None, display=True, after_ms=500, boot_ms=20000,
     """Boot the Pico image and play a key script (make play's format, times from the first
     full frame); returns a ChipRun. usb=False runs it with no USB host (on batteries): the
     console is then not heard."""
-    from hardware.virtual_keypad import load_script
+    from hardware.virtual.keypad import load_script
     from tools.play import KEY_NAMES
     problem = missing()
     if problem:
@@ -332,7 +332,7 @@ def desktop_run(script, seed, checkpoints, hz=None):
     app started; the I2C bytes it sent after its first frame, up to the last)."""
     from firmware.app import App
     from hardware import virtual
-    from hardware.virtual_keypad import load_script
+    from hardware.virtual.keypad import load_script
     from tools.play import KEY_NAMES
     hw = virtual.init(seed=seed, start_ms=virtual.BOOT_TICKS,
                       settings={"CS_I2C_HZ": hz} if hz else None)

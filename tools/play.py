@@ -124,7 +124,7 @@ def run_script(text, *, seed=1, rules=None, settings=None, after_ms=500, start_m
                decks=None):
     """Run a key script on a simulated handheld; returns (handheld, app)."""
     from hardware import virtual
-    from hardware.virtual_keypad import load_script
+    from hardware.virtual.keypad import load_script
     from firmware.app import App
     from engine.ticks import ticks_diff
     events = load_script(text, KEY_NAMES, MAX_MS)

@@ -71,7 +71,7 @@ def event_span(name, key_ms):
     """Like event_bytes, as a BusSpan (bytes and transactions, for bus time)."""
     decks, script, options, _ = SCENES[name]
     from hardware import virtual
-    from hardware.virtual_keypad import load_script
+    from hardware.virtual.keypad import load_script
     from firmware.app import App
     from tools.play import KEY_NAMES
     events = load_script(script, KEY_NAMES)

@@ -1,4 +1,4 @@
-"""Key scripts for the board VM's bench (hardware/virtual_board/vmbench.py): a scripted
+"""Key scripts for the board VM's bench (hardware/virtual/board/vmbench.py): a scripted
 tour of everything the handheld does, and a seeded random key stream.
 
 Times are wall milliseconds since the bench started; keys are the names of `make play`

@@ -21,8 +21,8 @@ from engine.rng import SEED_MAX
 from engine.ticks import TICKS_MAX, ticks_add, ticks_diff
 from hardware import config, oled, pinmap
 from hardware.keymap import KEYMAP, KEY_COUNT, DEBOUNCE_SCANS
-from hardware.virtual_keypad import Event, SimClock, VirtualKeys
-from hardware.virtual_ssd1306 import VirtualI2C, VirtualSSD1306
+from hardware.virtual.keypad import Event, SimClock, VirtualKeys
+from hardware.virtual.ssd1306 import VirtualI2C, VirtualSSD1306
 
 NVM_SIZE = 4096
 
