@@ -96,8 +96,9 @@ def display_section():
             "Measured on the virtual handheld: the real displayio and SSD1306 driver, bytes "
             "counted on the virtual bus (address bytes included); 9 clocks a byte plus "
             "START/STOP. Baseline: a full-frame refresh per change, as a framebuffer driver "
-            "sends. Target for a cover: <= 160 B. A game over costs more than a full frame: "
-            "each banner's box and its text are separate areas.")
+            "sends. Target for a cover: <= 160 B. A game over costs about a full frame: "
+            "both rows under their banners (each banner half a row a pass), the winner's "
+            "pip and both message lines.")
 
 
 def loop_section():
