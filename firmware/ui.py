@@ -243,11 +243,13 @@ class Banner:
             return want is None and not self.shown
         if want is None:
             return True
-        if want != self.drawn:
-            self._text(self.drawn, 0)  # the old text goes in this pass, the new in the next
-            self.drawn = b"" if self.drawn else want
+        if want != self.drawn:  # the old text goes in one pass, the new in the next
             if self.drawn:
+                self._text(self.drawn, 0)
+                self.drawn = b""
+            else:
                 self._text(want, 1)
+                self.drawn = want
             return False
         if self.shown == 2:
             return True
