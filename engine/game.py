@@ -43,26 +43,7 @@ class Game:
     """One match between A and B: Game(rules, seed) or Game.from_decks(...)."""
 
     def __init__(self, rules: Rules | None = None, seed: int = 0) -> None:
-        if rules is None:
-            rules = Rules()
-        if not isinstance(rules, Rules):
-            raise ValueError("rules: must be a Rules, not %r" % (rules,))
-        self.rules = rules
-        self.seed = seed
-        self._rng = Rng(seed)
-        n = rules.piles_per_row
-        self._n = n
-        self.piles = 2 * n  # piles on the table (read-only)
-        # Match keys: a bit per rank (0..12) and per suit (13..16); tops match on a shared bit.
-        by = rules.match_by
-        keys = [0] * _CARDS
-        for c in range(_CARDS):
-            if by != SUIT:
-                keys[c] |= 1 << (c % 13)
-            if by != RANK:
-                keys[c] |= 1 << (13 + c // 13)
-        self._keys = keys
-        self._doubles = rules.doubles
+        self._keys = [0] * _CARDS  # match keys (see reset)
         self._piles = bytearray(_MAX_PILES * _CARDS)  # pile p at [p*52 ...], bottom first
         self._pile_len = bytearray(_MAX_PILES)
         self._tops = bytearray(b"\xff" * _MAX_PILES)
@@ -73,6 +54,36 @@ class Game:
         self._shuffle = bytearray(_CARDS)
         self._wins = bytearray(2)
         self._lock_at = [0, 0]
+        self.reset(rules, seed)
+
+    def reset(self, rules: Rules | None = None, seed: int = 0) -> None:
+        """Back to READY as Game(rules, seed) would be, in the same buffers: on a board
+        whose heap is in pieces, a new match's rules need no new block of memory."""
+        if rules is None:
+            rules = Rules()
+        if not isinstance(rules, Rules):
+            raise ValueError("rules: must be a Rules, not %r" % (rules,))
+        self._rng = Rng(seed)  # (raises for a bad seed)
+        self.rules = rules
+        self.seed = seed
+        n = rules.piles_per_row
+        self._n = n
+        self.piles = 2 * n  # piles on the table (read-only)
+        # Match keys: a bit per rank (0..12) and per suit (13..16); tops match on a shared bit.
+        by = rules.match_by
+        keys = self._keys
+        for c in range(_CARDS):
+            keys[c] = (1 << (c % 13) if by != SUIT else 0) | \
+                (1 << (13 + c // 13) if by != RANK else 0)
+        self._doubles = rules.doubles
+        for p in range(_MAX_PILES):
+            self._pile_len[p] = 0
+            self._tops[p] = _NO_CARD
+            self._changed[p] = 0
+        for player in (A, B):
+            self._deck_len[player] = 0
+            self._wins[player] = 0
+            self._lock_at[player] = 0
         self._locked = 0  # bit per player
         self.pending_mask = 0  # bit p: pile p is pending (read-only outside the engine)
         self.coverable_mask = 0  # bit p: pile p is coverable (read-only)
@@ -443,13 +454,13 @@ class Game:
             cards[i] = cards[j]
             cards[j] = c
         decks = self._decks
-        for i in range(_HALF_DECK):
-            decks[i] = cards[i]
-            decks[_CARDS + i] = cards[_HALF_DECK + i]
+        split = _HALF_DECK + self.rules.handicap // 2  # A's share (docs/RULES.md, 10)
+        for i in range(_CARDS):
+            decks[i if i < split else _CARDS + i - split] = cards[i]
         self._deck_head[A] = 0
         self._deck_head[B] = 0
-        self._deck_len[A] = _HALF_DECK
-        self._deck_len[B] = _HALF_DECK
+        self._deck_len[A] = split
+        self._deck_len[B] = _CARDS - split
 
     def _begin_game(self, now: int) -> int:
         """Shuffle all 52 cards into two decks (or load the stacked ones), then deal."""

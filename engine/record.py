@@ -1,9 +1,11 @@
 """A compact game record (rules, seed, stacked decks, timed inputs) that replays a match exactly.
 
-Layout: b"CSr1", the 10 rule fields, the seed (4 bytes), the stacked decks (a length
-byte each, 0 when shuffled, then the cards), then one event per input: a code byte and
-the zigzag varint of the milliseconds since the previous event (wrap-safe). Codes:
-0x80 | player << 4 | pile for a press, and _START, _NEXT, _NEW_MATCH, _TICK below.
+Layout: b"CSr2", the 11 rule fields (the handicap, last, as a signed byte), the seed
+(4 bytes), the stacked decks (a length byte each, 0 when shuffled, then the cards), then
+one event per input: a code byte and the zigzag varint of the milliseconds since the
+previous event (wrap-safe). Codes: 0x80 | player << 4 | pile for a press, and _START,
+_NEXT, _NEW_MATCH, _TICK, _DRAW below. A b"CSr1" record (before the handicap: 10 rule
+fields) still replays, with no handicap.
 A Recorder writes into a buffer allocated once; when it is full it stops and sets `full`.
 """
 try:
@@ -15,13 +17,15 @@ from .game import Game, INVALID, IGNORED
 from .rules import Rules
 from .ticks import ticks_add, ticks_diff
 
-MAGIC = b"CSr1"
+MAGIC = b"CSr2"
+_MAGIC_1 = b"CSr1"  # 10 rule fields: no handicap
 _START = const(1)
 _NEXT = const(2)
 _NEW_MATCH = const(3)
 _TICK = const(4)
+_DRAW = const(5)
 _PRESS = const(0x80)
-_WIDE = (0, 0, 0, 0, 1, 1, 1, 1, 1, 0)  # rule fields stored in 2 bytes (the rest in 1)
+_WIDE = (0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0)  # rule fields stored in 2 bytes (the rest in 1)
 
 
 class Recorder:
@@ -38,7 +42,7 @@ class Recorder:
         for i in range(len(vals)):
             if _WIDE[i]:
                 head.append(vals[i] >> 8)
-            head.append(vals[i] & 0xFF)
+            head.append(vals[i] & 0xFF)  # (the handicap, -8..8, as a signed byte)
         s = game.seed
         head.extend(bytes((s >> 24, (s >> 16) & 0xFF, (s >> 8) & 0xFF, s & 0xFF)))
         decks = stacked or (b"", b"")
@@ -63,6 +67,10 @@ class Recorder:
     def new_match(self, now: int) -> int:
         """game.new_match(now), recorded."""
         return self._log(_NEW_MATCH, now, self.game.new_match(now))
+
+    def declare_draw(self, now: int) -> int:
+        """game.declare_draw(now), recorded."""
+        return self._log(_DRAW, now, self.game.declare_draw(now))
 
     def press(self, player: int, pile: int, now: int) -> int:
         """game.press(player, pile, now), recorded unless INVALID."""
@@ -118,12 +126,16 @@ def parse(data: bytes | bytearray) -> tuple[Rules, int, tuple[bytes, bytes] | No
                                             list[tuple[int, int]]]:
     """(rules, seed, stacked or None, events) from a record; events are (code, now) pairs."""
     data = bytes(data)
-    if data[0:4] != MAGIC:
+    if data[0:4] == MAGIC:
+        wides = _WIDE
+    elif data[0:4] == _MAGIC_1:
+        wides = _WIDE[:-1]
+    else:
         raise _bad("not a California Speed record")
     i = 4
     vals = []
     try:
-        for wide in _WIDE:
+        for wide in wides:
             v = data[i]
             i += 1
             if wide:
@@ -141,7 +153,14 @@ def parse(data: bytes | bytearray) -> tuple[Rules, int, tuple[bytes, bytes] | No
             raise _bad("stacked decks cut short")
         stacked = (data[i:i + la], data[i + la:i + la + lb])
         i += la + lb
-    rules = Rules.from_values(vals)
+    if len(vals) < len(_WIDE):
+        vals.append(0)  # a CSr1 record: no handicap
+    elif vals[-1] > 127:
+        vals[-1] -= 256  # B's handicap, stored as a signed byte
+    try:
+        rules = Rules.from_values(vals)
+    except ValueError as e:
+        raise _bad(str(e))
     events = []
     t = 0
     while i < len(data):
@@ -160,7 +179,7 @@ def parse(data: bytes | bytearray) -> tuple[Rules, int, tuple[bytes, bytes] | No
                 break
         d = z >> 1 if not z & 1 else -(z >> 1) - 1
         t = ticks_add(t, d)
-        if not (code & _PRESS or _START <= code <= _TICK):
+        if not (code & _PRESS or _START <= code <= _DRAW):
             raise _bad("unknown event code 0x%02x" % code)
         events.append((code, t))
     return rules, seed, stacked, events
@@ -182,6 +201,8 @@ def replay(data: bytes | bytearray) -> Game:
             g.next_game(now)
         elif code == _NEW_MATCH:
             g.new_match(now)
+        elif code == _DRAW:
+            g.declare_draw(now)
         else:
             g.tick(now)
     return g

@@ -16,6 +16,7 @@ DEADLOCK_DRAW = const(0)
 DEADLOCK_FEWER = const(1)
 
 _MAX_MS = const(60000)
+MAX_HANDICAP = const(8)  # the most cards one seat is dealt over the other
 
 # Field order is the record format (engine/record.py): name, low, high.
 _FIELDS = (
@@ -29,6 +30,7 @@ _FIELDS = (
     ("stall_ms", 0, _MAX_MS),
     ("dead_deal_limit", 1, 1000),
     ("deadlock", DEADLOCK_DRAW, DEADLOCK_FEWER),
+    ("handicap", -MAX_HANDICAP, MAX_HANDICAP),
 )
 
 
@@ -38,9 +40,9 @@ class Rules:
     def __init__(self, piles_per_row: int = 4, match_by: int = RANK, doubles: bool = False,
                  wins_needed: int = 2, foul_lockout_ms: int = 400, collision_ms: int = 150,
                  tie_window_ms: int = 10, stall_ms: int = 1000, dead_deal_limit: int = 10,
-                 deadlock: int = DEADLOCK_DRAW) -> None:
+                 deadlock: int = DEADLOCK_DRAW, handicap: int = 0) -> None:
         values = (piles_per_row, match_by, doubles, wins_needed, foul_lockout_ms,
-                  collision_ms, tie_window_ms, stall_ms, dead_deal_limit, deadlock)
+                  collision_ms, tie_window_ms, stall_ms, dead_deal_limit, deadlock, handicap)
         for i in range(len(_FIELDS)):
             name, low, high = _FIELDS[i]
             v = values[i]
@@ -49,6 +51,9 @@ class Rules:
                     raise ValueError("doubles: must be True or False, not %r" % (v,))
             elif type(v) is not int or v < low or v > high:
                 raise ValueError("%s: must be an integer %d..%d, not %r" % (name, low, high, v))
+        if handicap & 1:
+            raise ValueError("handicap: must be even (cards over the other seat), not %d"
+                             % handicap)
         self.piles_per_row = piles_per_row
         self.match_by = match_by
         self.doubles = doubles
@@ -59,12 +64,15 @@ class Rules:
         self.stall_ms = stall_ms
         self.dead_deal_limit = dead_deal_limit
         self.deadlock = deadlock
+        # A shuffled deal gives A 26 + handicap / 2 cards and B the rest: A+4 is 28 to 24,
+        # B+4 (handicap -4) is 24 to 28. The stronger seat takes the extra cards.
+        self.handicap = handicap
 
     def values(self) -> tuple[int, ...]:
         """The fields as a tuple of ints, in record order."""
         return (self.piles_per_row, self.match_by, int(self.doubles), self.wins_needed,
                 self.foul_lockout_ms, self.collision_ms, self.tie_window_ms,
-                self.stall_ms, self.dead_deal_limit, self.deadlock)
+                self.stall_ms, self.dead_deal_limit, self.deadlock, self.handicap)
 
     @classmethod
     def from_values(cls, values: tuple[int, ...] | list[int]) -> "Rules":

@@ -30,7 +30,8 @@ def test_bad_rules_name_the_field():
     bad = [("piles_per_row", 2), ("piles_per_row", 7), ("match_by", 3), ("doubles", 1),
            ("wins_needed", 0), ("wins_needed", 6), ("foul_lockout_ms", -1),
            ("collision_ms", 60001), ("tie_window_ms", "10"), ("stall_ms", 1.0),
-           ("dead_deal_limit", 0), ("deadlock", 2), ("piles_per_row", True)]
+           ("dead_deal_limit", 0), ("deadlock", 2), ("piles_per_row", True),
+           ("handicap", 9), ("handicap", -10), ("handicap", 3)]
     for field, value in bad:
         kwargs = {field: value}
         e = raises(ValueError, Rules, **kwargs)

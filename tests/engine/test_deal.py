@@ -1,6 +1,6 @@
 """docs/RULES.md sections 1-3: cards, layout, shuffle and deal."""
 from engine import Game, Rules, A, B, PLAY, READY, card_name, rank, suit, parse_card
-from enginetest import stacked, tops, deck, cover_set, all_cards
+from enginetest import stacked, tops, deck, cover_set, all_cards, state
 
 
 def test_card_ids_rank_and_suit():
@@ -69,3 +69,25 @@ def test_coverable_is_a_match_of_equal_ranks_across_rows():
 def test_three_equal_ranks_make_three_coverable_piles():
     g = stacked("5c 5h Jh 2s 7c", "5d Kc 3h 8s 4c")
     assert cover_set(g) == [0, 1, 4]
+
+
+def test_a_reset_game_is_a_new_game_in_the_same_buffers():
+    from engine import RANK_OR_SUIT
+    g = Game(Rules(), seed=7)
+    g.start(0)
+    for t in range(100, 3000, 50):
+        for p in range(g.piles):
+            if g.coverable(p):
+                g.press(t % 2, p, t)
+        g.tick(t)
+    buffers = (g._piles, g._decks, g._keys)
+    for rules, seed in ((Rules(piles_per_row=3, match_by=RANK_OR_SUIT, handicap=-4), 99),
+                        (Rules(), 7)):
+        g.reset(rules, seed)
+        fresh = Game(rules, seed)
+        assert g.phase == READY and state(g) == state(fresh) and g.rules is rules
+        g.start(5)
+        fresh.start(5)
+        assert state(g) == state(fresh) and g._keys == fresh._keys
+        assert (g._piles, g._decks, g._keys) == buffers
+        assert all(a is b for a, b in zip((g._piles, g._decks, g._keys), buffers))
