@@ -29,7 +29,8 @@ sim: $(STAMP)
 sim-docs: $(STAMP)
 	$(PY) -m tools.sim --out sim-out
 	mkdir -p docs/sim
-	cp sim-out/game_length.png sim-out/variants.png sim-out/win_rate_by_reaction.png sim-out/summary.json docs/sim/
+	cp sim-out/game_length.png sim-out/variants.png sim-out/win_rate_by_reaction.png \
+		sim-out/handicap.png sim-out/summary.json docs/sim/
 
 .PHONY: deploy
 deploy: $(STAMP)

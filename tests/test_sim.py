@@ -16,19 +16,19 @@ def _run(*args):
 
 def test_a_small_study_writes_csv_summary_and_plots(tmp_path):
     r = _run("--games", "6", "--levels", "CASUAL,SHARP", "--variants", "standard,quick-3",
-             "--out", str(tmp_path))
+             "--handicap-games", "4", "--out", str(tmp_path))
     assert r.returncode == 0, r.stderr
     rows = sim.read_csv(tmp_path / "games.csv")
-    assert len(rows) == 6 * 4 + 12 * 2
+    assert len(rows) == 6 * 4 + 12 * 2 + len(sim.GAPS_MS) * len(sim.HANDICAPS) * 4
     for name in ("game_length", "per_game_counts", "variants", "win_rate_by_seat",
-                 "win_rate_by_reaction"):
+                 "win_rate_by_reaction", "handicap"):
         assert (tmp_path / (name + ".png")).stat().st_size > 5000, name
     assert "100%" in r.stderr  # the progress bar reached the end
 
 
 def test_the_summary_matches_the_csv(tmp_path):
     r = _run("--games", "5", "--levels", "ROOKIE,LIGHTNING", "--variants", "standard,doubles",
-             "--out", str(tmp_path), "--no-plots")
+             "--handicap-games", "0", "--out", str(tmp_path), "--no-plots")
     assert r.returncode == 0, r.stderr
     rows = sim.read_csv(tmp_path / "games.csv")
     with open(tmp_path / "summary.json") as f:
@@ -51,18 +51,51 @@ def test_the_summary_matches_the_csv(tmp_path):
 def test_the_same_seed_gives_the_same_csv(tmp_path):
     for d in ("a", "b"):
         assert _run("--games", "3", "--levels", "QUICK", "--variants", "suit", "--out",
-                    str(tmp_path / d), "--no-plots").returncode == 0
+                    str(tmp_path / d), "--no-plots", "--handicap-games", "2").returncode == 0
     assert (tmp_path / "a" / "games.csv").read_bytes() == (tmp_path / "b" / "games.csv").read_bytes()
 
 
 def test_bad_arguments_get_a_clear_usage_error(tmp_path):
     for args, word in ((["--games", "0"], "at least 1"), (["--games", "x"], "whole number"),
                        (["--levels", "FAST"], "levels are"), (["--variants", "tiny"], "variants are"),
-                       (["--seed", "-1"], "--seed"), (["--frobnicate"], "unrecognized")):
+                       (["--seed", "-1"], "--seed"), (["--frobnicate"], "unrecognized"),
+                       (["--handicap-games", "-2"], "must be 0..")):
         r = _run(*args, "--out", str(tmp_path))
         assert r.returncode == 2 and word in r.stderr, (args, r.stderr)
         lines = r.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("make sim: error:"), r.stderr
+
+
+def test_the_handicap_study_deals_the_faster_bot_more_cards_and_sums_up_the_csv(tmp_path):
+    r = _run("--games", "1", "--levels", "SHARP", "--variants", "standard",
+             "--handicap-games", "6", "--out", str(tmp_path), "--no-plots")
+    assert r.returncode == 0, r.stderr
+    rows = [x for x in sim.read_csv(tmp_path / "games.csv") if x["study"] == "handicap"]
+    assert len(rows) == len(sim.GAPS_MS) * len(sim.HANDICAPS) * 6
+    for x in rows:  # the faster seat is the one dealt the extra cards, in either seat
+        faster_is_a = x["reaction_a_ms"] < x["reaction_b_ms"]
+        assert x["handicap"] == (1 if faster_is_a else -1) * abs(x["handicap"])
+        assert abs(x["reaction_a_ms"] - x["reaction_b_ms"]) in sim.GAPS_MS
+    assert {x["reaction_a_ms"] < x["reaction_b_ms"] for x in rows} == {True, False}
+    with open(tmp_path / "summary.json") as f:
+        summary = json.load(f)
+    cell = [x for x in rows if abs(x["reaction_a_ms"] - x["reaction_b_ms"]) == 180
+            and abs(x["handicap"]) == 8]
+    slower_won = sum(x["winner"] == ("A" if x["reaction_a_ms"] > x["reaction_b_ms"] else "B")
+                     for x in cell)
+    assert summary["handicap"]["180"]["slower_wins"]["8"] == round(slower_won / len(cell), 4)
+    assert summary["handicap"]["180"]["games"]["8"] == 6
+    assert "handicap, 180 ms slower" in r.stdout
+    # the standard study's figures leave the handicap games out
+    assert summary["variants"]["standard"]["games"] == 1 + 2  # levels, then variants
+
+
+def test_a_slowed_bot_reacts_later_by_exactly_the_gap():
+    from engine import Game, Rules
+    from engine.bot import Bot
+    g = Game(Rules(), 3)
+    plain, slow = Bot(g, 0, 3, 9), sim.slowed(Bot(g, 0, 3, 9), 180)
+    assert [d + 180 for d in plain._delays] == slow._delays
 
 
 def test_an_interrupted_run_keeps_what_it_wrote(tmp_path):

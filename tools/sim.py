@@ -2,7 +2,9 @@
 
 Writes a CSV (one row per game) and PNG plots: game length, covers, stalls and dead
 deals per game, deadlock rate, win rate by seat and by reaction-time difference, for the
-standard rules and for each variant. An interrupted run keeps every row written so far.
+standard rules and for each variant; and the handicap study: for reaction gaps of 25, 50,
+100, 180 and 300 ms, the slower bot's win rate when the faster is dealt 0 to 8 more cards.
+An interrupted run keeps every row written so far.
 
     python -m tools.sim                      # the standard study, into sim-out/
     python -m tools.sim --games 200 --out /tmp/s --levels QUICK,SHARP --variants standard
@@ -29,18 +31,31 @@ VARIANTS = {
     "deadlock-fewer": {"deadlock": DEADLOCK_FEWER},
 }
 FIELDS = ("study", "variant", "seed", "level_a", "level_b", "reaction_a_ms",
-          "reaction_b_ms", "winner", "length_ms", "covers", "fouls", "stalls",
+          "reaction_b_ms", "handicap", "winner", "length_ms", "covers", "fouls", "stalls",
           "dead_deals", "deadlock", "cards_a", "cards_b")
 _GAME_LIMIT_MS = 30 * 60 * 1000  # a game still going after this is stopped, "unfinished"
+GAPS_MS = (25, 50, 100, 180, 300)  # the handicap study's reaction gaps
+HANDICAPS = (0, 2, 4, 6, 8)  # cards the faster bot is dealt over the slower
+HANDICAP_LEVEL = LEVEL_NAMES.index("SHARP")  # both bots play it; the slower one is slowed
 
 
-def play_game(rules, seed, level_a, level_b):
+def slowed(bot, ms):
+    """The bot with every reaction (and every missed change) ms later: a reaction gap the
+    five levels do not have. Desktop only: it shifts the bot's table of delays."""
+    bot._delays = [d + ms for d in bot._delays]
+    bot._miss_ms += ms
+    return bot
+
+
+def play_game(rules, seed, level_a, level_b, slow_a=0, slow_b=0):
     """One bot-against-bot game from seed; returns the Game and its length in ms, or -1
-    for a game still going after 30 simulated minutes (stopped, reported as unfinished)."""
+    for a game still going after 30 simulated minutes (stopped, reported as unfinished).
+    slow_a and slow_b add to each bot's reaction time (ms)."""
     g = Game(rules, seed)
     g.start(0)
-    end = play_out(g, Bot(g, 0, level_a, 2 * seed + 1), Bot(g, 1, level_b, 2 * seed + 2),
-                   _GAME_LIMIT_MS)
+    a = slowed(Bot(g, 0, level_a, 2 * seed + 1), slow_a)
+    b = slowed(Bot(g, 1, level_b, 2 * seed + 2), slow_b)
+    end = play_out(g, a, b, _GAME_LIMIT_MS)
     return g, end
 
 
@@ -53,7 +68,7 @@ def games_per_second(games=1000, level=2):
     return games / (time.perf_counter() - t0)
 
 
-def row(study, variant, seed, la, lb, g, length):
+def row(study, variant, seed, la, lb, g, length, slow_a=0, slow_b=0):
     """The CSV row of a finished game."""
     result = g.game_result
     if length < 0:
@@ -63,28 +78,39 @@ def row(study, variant, seed, la, lb, g, length):
     return {
         "study": study, "variant": variant, "seed": seed,
         "level_a": LEVEL_NAMES[la], "level_b": LEVEL_NAMES[lb],
-        "reaction_a_ms": LEVELS[la][1], "reaction_b_ms": LEVELS[lb][1],
-        "winner": winner,
+        "reaction_a_ms": LEVELS[la][1] + slow_a, "reaction_b_ms": LEVELS[lb][1] + slow_b,
+        "handicap": g.rules.handicap, "winner": winner,
         "length_ms": length, "covers": g.covers, "fouls": g.fouls, "stalls": g.stalls,
         "dead_deals": g.dead_deals, "deadlock": int(g.deadlocked),
         "cards_a": g.deck_size(0), "cards_b": g.deck_size(1),
     }
 
 
-def plan(games, levels, variants, seed):
-    """The list of (study, variant, seed, level_a, level_b) to play."""
+def plan(games, levels, variants, seed, handicap_games=0):
+    """The list of (study, variant, seed, level_a, level_b, slow_a, slow_b, handicap) to
+    play. The handicap study plays handicap_games per gap and handicap, the faster bot
+    in seat A for half of them and in seat B for the other half."""
     jobs = []
     s = seed
     for la in levels:  # every pairing of the chosen levels, standard rules
         for lb in levels:
             for _ in range(games):
-                jobs.append(("levels", "standard", s, la, lb))
+                jobs.append(("levels", "standard", s, la, lb, 0, 0, 0))
                 s += 1
     mid = levels[len(levels) // 2]
     for name in variants:  # each variant with two equal players
         for _ in range(games * 2):
-            jobs.append(("variants", name, s, mid, mid))
+            jobs.append(("variants", name, s, mid, mid, 0, 0, 0))
             s += 1
+    lv = HANDICAP_LEVEL
+    for gap in GAPS_MS:
+        for h in HANDICAPS:
+            for i in range(handicap_games):
+                if i & 1:  # B is faster: B is dealt the extra cards
+                    jobs.append(("handicap", "standard", s, lv, lv, gap, 0, -h))
+                else:
+                    jobs.append(("handicap", "standard", s, lv, lv, 0, gap, h))
+                s += 1
     return jobs
 
 
@@ -118,9 +144,10 @@ def run(jobs, csv_path, progress=None):
         w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()
         try:
-            for i, (study, variant, seed, la, lb) in enumerate(jobs):
-                g, length = play_game(Rules(wins_needed=1, **VARIANTS[variant]), seed, la, lb)
-                r = row(study, variant, seed, la, lb, g, length)
+            for i, (study, variant, seed, la, lb, sa, sb, h) in enumerate(jobs):
+                rules = Rules(wins_needed=1, handicap=h, **VARIANTS[variant])
+                g, length = play_game(rules, seed, la, lb, sa, sb)
+                r = row(study, variant, seed, la, lb, g, length, sa, sb)
                 w.writerow(r)
                 rows.append(r)
                 if progress and (i & 31 == 31 or i + 1 == len(jobs)):
@@ -141,7 +168,7 @@ def read_csv(path):
     for r in rows:
         for k in FIELDS:
             if k not in ("study", "variant", "level_a", "level_b", "winner"):
-                r[k] = int(r[k])
+                r[k] = int(r.get(k) or 0)  # (a CSV from before the handicap has none)
     return rows
 
 
@@ -157,8 +184,8 @@ def _pct(xs, q):
 def summarize(rows):
     """Figures from the rows: per variant, and win rates by seat and reaction difference."""
     out = {"games": len(rows), "variants": {}, "by_reaction_diff": {}}
-    for variant in sorted({r["variant"] for r in rows}):
-        vr = [r for r in rows if r["variant"] == variant and
+    for variant in sorted({r["variant"] for r in rows if r["study"] != "handicap"}):
+        vr = [r for r in rows if r["variant"] == variant and r["study"] != "handicap" and
               (variant != "standard" or r["level_a"] == r["level_b"])]
         if not vr:
             continue
@@ -188,6 +215,29 @@ def summarize(rows):
         cell[1] += 1
     out["by_reaction_diff"] = {d: round(w / n, 4) for d, (w, n) in
                                sorted(out["by_reaction_diff"].items(), key=lambda x: int(x[0]))}
+    out["handicap"] = handicap_summary(rows)
+    return out
+
+
+def handicap_summary(rows):
+    """{gap ms: {"slower_wins": {handicap: rate}, "games": {handicap: n}, "fairest": h}}:
+    the slower bot's win rate (draws and unfinished games are not wins) when the faster
+    is dealt h more cards, and the handicap that brings it closest to 50%."""
+    cells = {}
+    for r in rows:
+        if r["study"] != "handicap":
+            continue
+        gap = abs(r["reaction_a_ms"] - r["reaction_b_ms"])
+        slower = "A" if r["reaction_a_ms"] > r["reaction_b_ms"] else "B"
+        cell = cells.setdefault(gap, {}).setdefault(abs(r["handicap"]), [0, 0])
+        cell[0] += r["winner"] == slower
+        cell[1] += 1
+    out = {}
+    for gap in sorted(cells):
+        rates = {h: round(w / n, 4) for h, (w, n) in sorted(cells[gap].items())}
+        out[str(gap)] = {"slower_wins": {str(h): v for h, v in rates.items()},
+                         "games": {str(h): n for h, (_, n) in sorted(cells[gap].items())},
+                         "fairest": min(rates, key=lambda h: (abs(rates[h] - 0.5), h))}
     return out
 
 
@@ -206,7 +256,8 @@ def plot(rows, summary, out_dir):
         paths.append(path)
 
     variants = list(summary["variants"])
-    std = [r for r in rows if r["variant"] == "standard" and r["level_a"] == r["level_b"]]
+    std = [r for r in rows if r["variant"] == "standard" and r["level_a"] == r["level_b"]
+           and r["study"] != "handicap"]
     if std:
         fig, ax = plt.subplots(figsize=(7, 4))
         for lv in LEVEL_NAMES:
@@ -223,7 +274,8 @@ def plot(rows, summary, out_dir):
     for ax, key, label in zip(axes, ("covers", "stalls", "dead_deals"),
                               ("covers per game", "stalls per game", "dead deals per game")):
         for v in variants:
-            xs = [r[key] for r in rows if r["variant"] == v and r["level_a"] == r["level_b"]]
+            xs = [r[key] for r in rows if r["variant"] == v and r["level_a"] == r["level_b"]
+                  and r["study"] != "handicap"]
             ax.hist(xs, bins=30, histtype="step", label=v)
         ax.set_xlabel(label)
     axes[0].set_ylabel("games")
@@ -259,6 +311,24 @@ def plot(rows, summary, out_dir):
         ax.set_xlabel("A's mean reaction time minus B's, ms (negative: A is faster)")
         ax.set_ylabel("A's win rate, %")
         save(fig, "win_rate_by_reaction.png")
+
+    hc = summary["handicap"]
+    if hc:
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for gap, cell in hc.items():
+            hs = [int(h) for h in cell["slower_wins"]]
+            ax.plot(hs, [v * 100 for v in cell["slower_wins"].values()], "o-",
+                    label="%s ms slower (%d games a point)" % (gap, min(cell["games"].values())))
+        ax.axhline(50, color="k", lw=0.8)
+        ax.set_xticks(list(HANDICAPS))
+        ax.set_xticklabels(["EVEN"] + ["+%d" % h for h in HANDICAPS[1:]])
+        ax.set_xlabel("cards the faster bot is dealt over the slower (HANDICAP)")
+        ax.set_ylabel("slower bot's win rate, %")
+        ax.set_title("both bots %s (mean reaction %d ms), one of them slowed by the gap"
+                     % (LEVEL_NAMES[HANDICAP_LEVEL], LEVELS[HANDICAP_LEVEL][1]), fontsize=9)
+        ax.set_ylim(-2, 102)
+        ax.legend(fontsize=8)
+        save(fig, "handicap.png")
     return paths
 
 
@@ -291,7 +361,7 @@ def _positive(text):
 
 
 def main(argv=None):
-    from tools.cli import Parser
+    from tools.cli import Parser, bounded
     ap = Parser(prog="make sim", description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=_positive, default=200,
                     help="games per pairing of levels (variants get twice as many; default 200)")
@@ -299,6 +369,9 @@ def main(argv=None):
                     help="comma-separated levels to pair (default all: %s)" % ",".join(LEVEL_NAMES))
     ap.add_argument("--variants", type=_variants, default=list(VARIANTS),
                     help="comma-separated variants (default all: %s)" % ",".join(VARIANTS))
+    ap.add_argument("--handicap-games", type=bounded(0, 10 ** 6), default=400,
+                    help="handicap study: games per reaction gap and handicap (default 400; "
+                         "0 leaves it out)")
     ap.add_argument("--seed", type=int, default=1, help="first game's seed (default 1)")
     ap.add_argument("--out", default="sim-out", help="output directory (default sim-out)")
     ap.add_argument("--no-plots", action="store_true", help="CSV and summary only")
@@ -310,7 +383,7 @@ def main(argv=None):
     except OSError as e:
         ap.error("cannot create --out %s: %s" % (args.out, e))
     csv_path = os.path.join(args.out, "games.csv")
-    jobs = plan(args.games, args.levels, args.variants, args.seed)
+    jobs = plan(args.games, args.levels, args.variants, args.seed, args.handicap_games)
     print("%d games -> %s" % (len(jobs), csv_path), file=sys.stderr)
     t0 = time.monotonic()
     interrupted = False
@@ -335,6 +408,12 @@ def main(argv=None):
                  v["stalls_mean"], 100 * v["deadlock_rate"], 100 * v["a_wins"],
                  100 * v["b_wins"], 100 * v["draws"],
                  "  unfinished %.1f%%" % (100 * v["unfinished"]) if v["unfinished"] else ""))
+    for gap, cell in summary["handicap"].items():
+        fair = cell["fairest"]
+        print("handicap, %s ms slower: slower wins %s; closest to even: %s (%.1f%%)"
+              % (gap, "  ".join("%s %4.1f%%" % ("EVEN" if h == "0" else "+" + h, 100 * v)
+                                for h, v in cell["slower_wins"].items()),
+                 "EVEN" if fair == 0 else "+%d" % fair, 100 * cell["slower_wins"][str(fair)]))
     print("%d games/s; wrote %s, summary.json%s" % (summary["games_per_second"], csv_path,
           "".join(", " + os.path.basename(p) for p in paths)))
     return 130 if interrupted else 0
