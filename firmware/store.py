@@ -118,12 +118,15 @@ class Log:
         self.damaged = False  # the last load gave up on garbage (see load)
         self._payloads = {}  # type: dict[int, bytes]
         self._blocks = {}  # type: dict[int, list[int]]  # kind: [slots start, bytes, ...]
+        # kind: 1 when a block of its tally follows a record that cannot be read (its newest
+        # value was damaged: an older one, if any, is in force): the last load saw it
+        self.orphans = {}  # type: dict[int, int]
         self.load()
 
     def load(self) -> None:
         """(Re)read the nvm: the newest valid record of each kind, each tally's blocks, and
         the end of the log (firmware/storeload.py, whose code is in the heap only while
-        the board reads the nvm: firmware.forget("storeload") after)."""
+        the board reads the nvm: firmware.forget("firmware.storeload") after)."""
         _reader().load(self)
 
     def get(self, kind: int) -> bytes | None:

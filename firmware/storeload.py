@@ -1,6 +1,6 @@
 """Reading firmware/store.py's log: the walk of the sector at boot and a tally's entries.
 Kept apart so that its code is in the heap only while the board reads the nvm (the app
-imports it at boot and lets it go with firmware.forget("storeload"))."""
+imports it at boot and lets it go with firmware.forget("firmware.storeload"))."""
 from firmware.store import _MAGIC_BYTE, crc16, _used_end
 
 try:
@@ -38,6 +38,7 @@ def load(log: "Log") -> None:
     payloads = {}
     blocks = {}  # type: dict[int, list[int]]
     links = {}  # type: dict[int, int]  # kind: its newest record's CRC
+    orphans = {}  # type: dict[int, int]  # kind: a block whose base is not in force
     i = last = base = 0
     budget = _BUDGET * size
     buf = nvm[0:min(_WINDOW, size)]
@@ -86,6 +87,8 @@ def load(log: "Log") -> None:
                     if links.get(kind - _TALLY) == (buf[k + 4] << 8) | buf[k + 5]:
                         blocks[kind - _TALLY].append(i)
                         blocks[kind - _TALLY].append(slots)
+                    else:  # its base, newer than the kind's record in force, is damaged
+                        orphans[kind - _TALLY] = 1
                     i += slots
                 last = i  # a CRC or slots may end in 0xFF bytes: the log ends after
                 continue
@@ -93,6 +96,7 @@ def load(log: "Log") -> None:
     log.end = last if last > stop else stop
     log._payloads = payloads
     log._blocks = blocks
+    log.orphans = orphans
     log.steps = steps
 
 

@@ -551,6 +551,18 @@ def test_a_new_base_starts_the_tally_afresh_and_old_blocks_count_for_nothing():
     assert again.get(2) is None and list(again.entries(2)) == []
 
 
+def test_a_damaged_newer_base_is_noticed_and_the_older_one_is_in_force():
+    nvm, log = _tally(ENTRIES[:3])
+    assert Log(nvm).orphans == {}
+    at = log.end
+    log.put(2, b"newer base")
+    log.add(2, b"\x09\x09")
+    nvm.flip_bit(at + 4, 1)  # the newer base's payload: its block is now an orphan
+    again = Log(nvm)
+    assert again.get(2) == b"base" and list(again.entries(2)) == ENTRIES[:3]
+    assert again.orphans == {2: 1}  # the app says so (firmware/restore.py)
+
+
 def test_a_tally_needs_its_base_and_good_entries():
     log = Log(NVM())
     with pytest.raises(ValueError, match="with a value"):
@@ -665,7 +677,7 @@ def test_the_reader_uses_the_writers_format_and_leaves_the_heap_after():
         assert getattr(storeload, name) == getattr(store, name), name
     Log(NVM())
     assert "firmware.storeload" in sys.modules
-    firmware.forget("storeload")
+    firmware.forget("firmware.storeload")
     assert "firmware.storeload" not in sys.modules and not hasattr(firmware, "storeload")
     nvm, log = _tally(ENTRIES[:3])
     assert list(Log(nvm).entries(2)) == ENTRIES[:3]  # imported again when needed
