@@ -40,25 +40,30 @@ class Bitmap:
     def bits_per_value(self):
         return self._bits
 
-    def _index(self, index):
+    def _at(self, index):
+        """The bit offset of a pixel, from a linear index or (x, y). An int, not a tuple:
+        the board's C code allocates nothing for a pixel, and neither does this."""
         if isinstance(index, int):
             if not 0 <= index < self._w * self._h:
                 raise IndexError("index must be 0-%d" % (self._w * self._h - 1))
-            return index % self._w, index // self._w
-        x, y = index
-        if not 0 <= x < self._w:
-            raise IndexError("x must be 0-%d" % (self._w - 1))
-        if not 0 <= y < self._h:
-            raise IndexError("y must be 0-%d" % (self._h - 1))
-        return x, y
+            x = index % self._w
+            y = index // self._w
+        else:
+            x, y = index
+            if not 0 <= x < self._w:
+                raise IndexError("x must be 0-%d" % (self._w - 1))
+            if not 0 <= y < self._h:
+                raise IndexError("y must be 0-%d" % (self._h - 1))
+        return y * self._stride * 8 + x * self._bits
 
     def __getitem__(self, index):
-        x, y = self._index(index)
-        return self._get(x, y)
+        return self._get_at(self._at(index))
 
     def _get(self, x, y):
+        return self._get_at(y * self._stride * 8 + x * self._bits)
+
+    def _get_at(self, at):
         bits = self._bits
-        at = y * self._stride * 8 + x * bits
         if bits >= 8:
             v = 0
             for i in range(bits // 8):
@@ -69,11 +74,10 @@ class Bitmap:
     def __setitem__(self, index, value):
         if value is None:
             raise AttributeError("Cannot delete values")
-        x, y = self._index(index)
+        at = self._at(index)
         bits = self._bits
         if not 0 <= value < 1 << bits:
             raise ValueError("value must be 0-%d" % ((1 << bits) - 1))
-        at = y * self._stride * 8 + x * bits
         if bits >= 8:
             for i in range(bits // 8):
                 self._data[at // 8 + i] = (value >> (8 * i)) & 0xFF
