@@ -2,8 +2,12 @@
 
 
 def forget(name: str) -> None:
-    """Let firmware.<name> go from the heap (it is imported again when next wanted):
-    for code the board needs only now and then (the self-test, the nvm reader)."""
+    """Let a module (e.g. "firmware.menus") go from the heap; it is imported again when
+    next wanted. For code the board needs only now and then: the menus during play, the
+    computer player in a two-player match, the self-test, the nvm reader."""
     import sys
-    sys.modules.pop("firmware." + name, None)
-    globals().pop(name, None)
+    sys.modules.pop(name, None)
+    dot = name.rfind(".")
+    package = sys.modules.get(name[:dot])
+    if package is not None and hasattr(package, name[dot + 1:]):
+        delattr(package, name[dot + 1:])

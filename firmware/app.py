@@ -9,12 +9,13 @@ the engine. run() restarts the app after an unexpected error, showing it first.
 import gc
 import time
 
+import engine
 from engine.ticks import ticks_diff
 import firmware
-from firmware import sound
+from firmware import lang, sound
 from firmware.match import Match
 from firmware import menus as menus_mod
-from firmware.menus import Menus, MAIN, PAUSE
+from firmware.menus import Menus
 from firmware.settings import Settings, SETTINGS_KIND
 from firmware.stats import Stats, STATS_KIND
 from firmware.store import Log
@@ -33,6 +34,7 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
 
     import displayio
     from engine import Rules
+    from firmware.howto import HowTo
     from firmware.selftest import SelfTest
     from hardware.contract import Target, TargetModule
 
@@ -50,9 +52,11 @@ _RETRY_S = const(3)  # the hardware would not start: try again this much later
 # tidy: a new block of each tally (8 + 32 x 3) or a statistics record (49)
 _RESERVE = const(208)
 
-_KEYS_LOST = b"KEYS LOST"
-_UNKNOWN = b"KEY ?"
-_STUCK = b"KEY HELD"
+
+
+# Code imported when it is wanted and let go after: each is imported once as the app starts,
+# so that its names (which stay in the heap for good) do not arrive in the middle of play.
+_NOW_AND_THEN = ("engine.bot", "firmware.selftest", "firmware.howto", "firmware.statspage")
 
 
 class App:
@@ -64,33 +68,45 @@ class App:
     PAUSED = 3
     SELFTEST = 4
     SLEEP = 5
+    HOWTO = 6
 
     def __init__(self, hw: "Target", rules: "Rules | None" = None, seed: int | None = None,
-                 decks: "tuple[list[int], list[int]] | None" = None) -> None:
+                 decks: "tuple[list[int], list[int]] | None" = None,
+                 language: str | None = None) -> None:
         self.hw = hw
         self.display = hw.display
         self.keys = hw.keys
         self.keymap = hw.keymap
         self.event = hw.Event()
+        for name in _NOW_AND_THEN:  # their names are interned now, in a heap still in one
+            __import__(name)  # piece, not the first time each is wanted
+            firmware.forget(name)
+        gc.collect()  # a quiet point: what the imports left goes
+        # What lives as long as the app first, packed together; then the nvm is read,
+        # and what only reading it needs goes, leaving its room in one piece.
         self.kit = Kit()
         self.sound = sound.Sound(hw.buzzer)
-        gc.collect()  # a quiet point: what the imports left goes, before the nvm is read
-        self.settings = Settings()
+        self.settings = Settings(hw.info.get("CS_LANGUAGE", "en"))
         self.stats = Stats()
+        self.table = Table(self.kit)
+        self.match = Match(self.table, self.sound, self.stats)
         self.log = Log(hw.nvm, hw.feed, self._fold)
         from firmware import restore
         restore.restore(self)
-        firmware.forget("restore")
-        firmware.forget("storeload")  # the loading code leaves the heap
+        firmware.forget("firmware.restore")
+        firmware.forget("firmware.storeload")  # the loading code leaves the heap
         self.tidy()  # at boot, when nobody is about to switch off
+        if language is not None:  # a language given by the command line is chosen
+            self.settings.choose("language", lang.CODES.index(language))
         self.fixed_rules = rules  # rules given by a test or the command line win
         self.rules = rules or self.settings.rules()
         self.seed = seed
         self.decks = decks
-        self.table = Table(self.kit)
-        self.match = Match(self.table, self.sound, self.stats, self.rules)
+        # (the menus stay built: taking them down for play and up again for each pause left
+        # the heap in pieces, which cost more than they take)
         self.menus = Menus(self.kit, self.settings, self.stats)
         self.selftest = None  # type: SelfTest | None  # imported and built when opened, let go when left
+        self.howto = None  # type: HowTo | None  # the same: HOW TO PLAY's pages
         self.state = self.MENU
         self.before_sleep = self.MENU
         self.deep_tried = False
@@ -112,18 +128,25 @@ class App:
         self.booting = True  # until _BOOT_MS after start: presses are keys held at power-up
         self.last_input = now
         self.rotation = -1
+        lang.use(self.settings.language())  # (another is chosen by starting afresh: restart)
+        self.restarting = False
         self.apply_settings()
         self.keys.reset()  # keys held at power-up report as pressed: MENU opens the self-test
-        self._show(self.menus.group, 0)
-        self.menus.open(MAIN)
+        self._menu()
         hw.console("ready: %d bytes free" % _free())
 
     # ---- the main loop ----
 
     def run(self) -> None:
-        """Run until the hardware says stop (never, on the board)."""
-        while not self.hw.stop_requested():
+        """Run until the hardware says stop (never, on the board), or the app restarts."""
+        while not self.hw.stop_requested() and not self.restarting:
             self.step()
+
+    def restart(self) -> None:
+        """Start afresh, as after power-up: on the board code.py runs again in a fresh heap
+        (hw.restart() does not return); elsewhere run() returns and a new App is made."""
+        self.restarting = True
+        self.hw.restart()
 
     def step(self) -> None:
         """One main-loop pass."""
@@ -151,7 +174,7 @@ class App:
         if role == ROLE_NONE:
             if pressed:
                 self.unknown += 1
-                self._notice(_UNKNOWN, t)
+                self._notice(lang.words.KEY_UNKNOWN, t)
             return
         bit = key_bit(key)
         if not pressed:
@@ -162,7 +185,7 @@ class App:
                 self.menu_used = False
             if self.stuck & bit:
                 self.stuck &= ~bit
-                self._notice(b"", t)
+                self._notice("", t)
             if self.selftest is not None and self.state == self.SELFTEST:
                 self.selftest.key(key, False)
             return
@@ -204,12 +227,16 @@ class App:
                 self._after_result(t)
         elif self.selftest is not None and state == self.SELFTEST:
             self.selftest.key(key, True)
-        else:  # a menu page
+        else:  # a menu page, or HOW TO PLAY's
             player = -1 if role == ROLE_MENU else player_of(role)
             if player >= 0:
                 self._face(player)
             self.sound.play(sound.KEY, t)
-            self._act(self.menus.key(nav_of(role)))
+            if self.howto is not None and state == self.HOWTO:
+                if not self.howto.key(nav_of(role)):
+                    self.close_howto()
+            else:
+                self._act(self.menus.key(nav_of(role)))
 
     def _act(self, action: int) -> None:
         """Carry out what a menu page asked for."""
@@ -223,6 +250,10 @@ class App:
             self.tidy()
         elif action == menus_mod.SETTINGS_SAVE:
             self.settings_done(True)
+            if self.settings.language() != lang.code:
+                # A language is loaded into a fresh heap: switching one for another in a
+                # heap in use leaves it in pieces. The handheld restarts in the new one.
+                self.restart()
         elif action == menus_mod.RESUME:
             self.resume()
         elif action == menus_mod.DECLARE_DRAW:
@@ -231,15 +262,17 @@ class App:
             self.quit_match()
         elif action == menus_mod.SELF_TEST:
             self.open_selftest()
+        elif action == menus_mod.HOW_TO_PLAY:
+            self.open_howto()
 
     def _overflow(self, now: int) -> None:
         """Events were lost: forget which keys are down (their releases may be gone)."""
         self.overflows += 1
         self.held = 0
         self.stuck = 0
-        self._notice(_KEYS_LOST, now)
+        self._notice(lang.words.KEYS_LOST, now)
 
-    def _notice(self, text: bytes, now: int) -> None:
+    def _notice(self, text: str, now: int) -> None:
         """A short note for both players about the keys themselves."""
         if self.state == self.PLAY or self.state == self.RESULT:
             self.match.notice(text, now)
@@ -252,7 +285,7 @@ class App:
                 bit = key_bit(key)
                 if held & bit and ticks_diff(now, self.down_at[key]) >= _HELD_MS:
                     self.stuck |= bit
-                    self._notice(_STUCK, now)
+                    self._notice(lang.words.KEY_HELD, now)
         if self.held & menu and not self.menu_used:
             down = ticks_diff(now, self.down_at[MENU_KEY])
             if self.state == self.PLAY and down >= _PAUSE_HOLD_MS:
@@ -260,11 +293,10 @@ class App:
                 self.pause()
             elif self.state == self.SELFTEST and down >= _EXIT_HOLD_MS:
                 self.menu_used = True
-                self._show(self.menus.group, 0)
                 self.state = self.MENU
                 self.selftest = None  # its code and objects go back to the heap
-                firmware.forget("selftest")
-                self.menus.open(MAIN)
+                firmware.forget("firmware.selftest")
+                self._menu()
 
     # ---- states ----
 
@@ -312,10 +344,15 @@ class App:
 
     def _settle(self) -> None:
         """The next step of the quiet work a result allows, once it is on the screen (which
-        then stays as it is for a while), each in a pass of its own: save the statistics,
-        then collect the heap and tidy the nvm."""
+        then stays as it is for a while), each in a pass of its own: save the statistics
+        (and an AUTO HANDICAP that moved), then collect the heap and tidy the nvm."""
         if self.settled == 0:
             self.save_stats()
+            g = self.match.game
+            if g.phase == engine.MATCH_OVER and self.settings.match_won(g.match_winner):
+                self.settings_done(True)  # AUTO HANDICAP moved: saved, and the next match
+                if self.fixed_rules is None:  # is dealt with it
+                    self.rules = self.settings.rules()
         else:
             gc.collect()
             self.tidy()
@@ -328,18 +365,19 @@ class App:
             self.state = self.PLAY
         else:
             self.state = self.MENU
-            self._show(self.menus.group, 0)
-            self.menus.open(MAIN)
+            self.match.end()
+            self._menu()
 
     def pause(self) -> None:
         """Open the pause page (facing A). The game is not advanced while it is up: a timer
         that comes due meanwhile (a redeal, the end of a finish) fires as play resumes."""
         self.state = self.PAUSED
-        self._show(self.menus.group, 0)
-        self.menus.open(PAUSE)
+        self.match.pause()
+        self._menu(True)
 
     def resume(self) -> None:
         """Back to the game."""
+        self.match.resume()
         self.state = self.PLAY
         self.menu_at = -1
         self._show(self.table.group, 0)
@@ -354,7 +392,8 @@ class App:
     def quit_match(self) -> None:
         """From the pause page: back to the main menu."""
         self.state = self.MENU
-        self.menus.open(MAIN)
+        self.match.end()
+        self._menu()
 
     def open_selftest(self) -> None:
         """The self-test screen."""
@@ -363,6 +402,24 @@ class App:
             self.selftest = _selftest().SelfTest(self.kit, self.table.bg)
         self._show(self.selftest.group, 0)
         self.selftest.enter(self.hw.ticks_ms(), self.hw, self.sound)
+
+    def open_howto(self) -> None:
+        """HOW TO PLAY's pages on the menu page, facing whoever chose it."""
+        gc.collect()  # room to load its code
+        from firmware import howto
+        self.howto = howto.HowTo(self.kit, self.table.bg, self.menus.page,
+                                 self.settings.language())
+        self.state = self.HOWTO
+
+    def close_howto(self) -> None:
+        """Back to the main menu as it was; the pages' code and words leave the heap."""
+        if self.howto is not None:
+            self.howto.close()
+        self.howto = None
+        firmware.forget("firmware.howto")
+        firmware.forget("firmware.howto_" + self.settings.language())
+        self.state = self.MENU
+        self.menus.draw()
 
     def _maybe_sleep(self, now: int) -> None:
         ms = self._sleep_ms()
@@ -437,9 +494,17 @@ class App:
             self.display.rotation = rotation
             self.kit.changes += 1
 
+    def _menu(self, paused: bool = False) -> None:
+        """Show the main menu, or the pause page (facing A)."""
+        self._show(self.menus.group, 0)
+        self.menus.open(menus_mod.PAUSE if paused else menus_mod.MAIN)
+
     def _show(self, group: "displayio.Group", player: int) -> None:
-        self.display.root_group = group
-        self._face(player)
+        """Put a screen on the glass, facing a player (0 A, 1 B; -1: as it faces now)."""
+        if self.display.root_group is not group:  # (a group on show cannot be shown again)
+            self.display.root_group = group
+        if player >= 0:
+            self._face(player)
         self.kit.changes += 1
 
     def _seed(self) -> int:

@@ -3,6 +3,7 @@ then, when the app that failed has left the heap, so its code costs the running 
 nothing."""
 import displayio
 
+from firmware import lang
 from firmware.ui import Kit, TextLine, LINE_CHARS
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
@@ -14,8 +15,11 @@ def show(hw: "Target", error: BaseException) -> None:
     kit = Kit()
     group = displayio.Group()
     text = (repr(error) + " " * LINE_CHARS * 3)[:LINE_CHARS * 3]
-    rows = ("SORRY - IT STOPPED", "", text[:21], text[21:42], text[42:63], "",
-            "DETAILS: SERIAL PORT", "ANY KEY: RESTART")
+    words = lang.words
+    if words is None:  # the error came before a language was chosen
+        from firmware import lang_en as words
+    said = words.ERROR
+    rows = (said[0], "", text[:21], text[21:42], text[42:63], "", said[1], said[2])
     for i, row in enumerate(rows):
         line = TextLine(kit, LINE_CHARS, 1, 8 * i)
         line.center(row)

@@ -6,41 +6,29 @@ press() and advance() run every main-loop pass during play and allocate nothing.
 import gc
 
 import engine
+import firmware
 from engine import Game
-from engine.bot import Bot
 from engine.ticks import ticks_diff
-from firmware import glyphs, sound
+from firmware import lang, sound
 from hardware.keymap import pile_of, player_of
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
     from engine import Rules
+    from engine.bot import Bot
     from firmware.sound import Sound
     from firmware.stats import Stats
     from firmware.table import Table
 
-_LOCKED = bytes((glyphs.ICON_LOCK,)) + b" LOCKED"
-_FOUL = b"FOUL"
-_TOO_LATE = b"TOO LATE"
-_NO_MATCH = b"NO MATCH"
-_YOU_WIN = b"YOU WIN!"
-_YOU_LOSE = b"YOU LOSE"
-_DRAW = b"DRAW"
-_MATCH_WON = b"MATCH WON!"
-_MATCH_LOST = b"MATCH LOST"
-_NEXT = b"ANY KEY: NEXT"
-_NEW = b"ANY KEY: MENU"
-_JOINED = b"B JOINS IN"
-
-
 class Match:
     """Plays matches on the table; the app owns the screens and the keys."""
 
-    def __init__(self, table: "Table", snd: "Sound", stats: "Stats", rules: "Rules") -> None:
+    def __init__(self, table: "Table", snd: "Sound", stats: "Stats") -> None:
         self.table = table
         self.sound = snd
         self.stats = stats
-        self.game = Game(rules, 0)  # replaced by begin() when the rules differ
+        self.game = Game()  # one Game for every match: begin() resets it to its rules
         self.bot = None  # type: Bot | None  # the computer as B in a solo match
+        self.level = -1  # its level (-1: two players), to build it again after a pause
         self.hints = False
         self.phase = -1  # the engine phase last shown
         self.ended_at = 0
@@ -49,21 +37,40 @@ class Match:
     def begin(self, rules: "Rules", seed: int, now: int, level: int = -1,
               decks: "tuple[list[int], list[int]] | None" = None) -> None:
         """Deal a new match: two players, or A against the computer at level >= 0."""
-        gc.collect()  # a quiet point: between matches
+        self.end()
         g = self.game
-        if g.rules is not rules or decks is not None:
-            if decks is None:
-                g = Game(rules, seed)
-            else:
-                g = Game.from_decks(decks[0], decks[1], rules, seed)
-            self.game = g
-        self.bot = Bot(g, 1, level, seed ^ 0x5A5A) if level >= 0 else None
-        self.table.layout(rules.piles_per_row)
-        if g.phase == engine.READY:
-            g.start(now)
+        if decks is None:
+            g.reset(rules, seed)  # (in its own buffers: no new block of heap is needed)
         else:
-            g.new_match(now)
+            self.game = g = None  # type: ignore[assignment]  # the old game goes first
+            gc.collect()
+            g = Game.from_decks(decks[0], decks[1], rules, seed)
+            self.game = g
+        self.level = level
+        self.resume()
+        self.table.layout(rules.piles_per_row)
+        g.start(now)
         self._dealt(now, True)  # a whole new screen: every pile in its one full frame
+
+    def pause(self) -> None:
+        """Play stops for a menu page: the computer player and its code leave the heap,
+        which then has room for the page."""
+        self.bot = None
+        firmware.forget("engine.bot")
+
+    def resume(self) -> None:
+        """Play goes on: the computer player is built (again) if it plays. It takes a fresh
+        look at the table, as a person coming back to it would."""
+        if self.level >= 0 and self.bot is None:
+            from engine.bot import Bot  # (its code is in the heap during solo play only)
+            g = self.game
+            self.bot = Bot(g, 1, self.level, ((g.seed ^ 0x5A5A) + g.version) & 0x3FFFFFFF)
+
+    def end(self) -> None:
+        """The match is over or left."""
+        self.level = -1
+        self.pause()
+        gc.collect()  # a quiet point: between matches
 
     def next_game(self, now: int) -> bool:
         """After a game over: deal the next game of the match; False if the match is over."""
@@ -91,9 +98,10 @@ class Match:
         if pile < 0:
             return
         player = player_of(role)
-        if player == 1 and self.bot is not None:  # a second person takes seat B
-            self.bot = None
-            self.table.say(1, _JOINED, t, 1500)
+        if player == 1 and self.level >= 0:  # a second person takes seat B
+            self.level = -1
+            self.pause()
+            self.table.say(1, lang.words.JOINED, t, 1500)
         changed = g.changed_at(pile)
         r = g.press(player, pile, t)
         self._feedback(player, r, t, changed)
@@ -106,10 +114,11 @@ class Match:
         elif r == engine.FOUL:
             self.sound.play(sound.FOUL, t)
             lockout = self.game.rules.foul_lockout_ms
-            self.table.say(player, _LOCKED if lockout else _FOUL, t, lockout or 400)
+            w = lang.words
+            self.table.say(player, w.LOCKED if lockout else w.FOUL, t, lockout or 400)
         elif r == engine.COLLISION:
             self.sound.play(sound.COLLISION, t)
-            self.table.say(player, _TOO_LATE, t, 500)
+            self.table.say(player, lang.words.TOO_LATE, t, 500)
 
     def advance(self, now: int) -> bool:
         """Timers, the computer's presses and the screen; True when a game has just ended."""
@@ -140,7 +149,7 @@ class Match:
         self.phase = phase
         t = self.table
         if phase == engine.STALL:
-            t.say_both(_NO_MATCH, now, -1)
+            t.say_both(lang.words.NO_MATCH, now, -1)
             self.sound.play(sound.STALL, now)
         elif phase == engine.PLAY and was == engine.STALL:
             t.quiet(0)
@@ -160,7 +169,7 @@ class Match:
             return False
         return True
 
-    def notice(self, text: bytes, now: int) -> None:
+    def notice(self, text: str, now: int) -> None:
         """A short note for both players, about the keys themselves."""
         self.table.say_both(text, now, 1500)
 
@@ -178,13 +187,14 @@ class Match:
             self.stats.match()
         t = self.table
         t.hint(0)
+        w = lang.words
         for p in range(2):
             if result == engine.DRAW:
-                text = _DRAW
+                text = w.DRAW
             elif result == p:
-                text = _MATCH_WON if match else _YOU_WIN
+                text = w.MATCH_WON if match else w.YOU_WIN
             else:
-                text = _MATCH_LOST if match else _YOU_LOSE
+                text = w.MATCH_LOST if match else w.YOU_LOSE
             t.banner(p, text)
-            t.say(p, _NEW if match else _NEXT, now, -1)
+            t.say(p, w.TO_MENU if match else w.NEXT, now, -1)
         self.sound.play(sound.DRAW if result == engine.DRAW else sound.WIN, now)

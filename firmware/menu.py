@@ -13,8 +13,13 @@ ROWS = 6
 _ARROW = bytes((glyphs.ICON_RIGHT,))
 _MORE_UP = bytes((glyphs.ICON_UP,))
 _MORE_DOWN = bytes((glyphs.ICON_DOWN,))
-HINT = bytes((glyphs.ICON_UP, 32, glyphs.ICON_DOWN, 32, glyphs.ICON_LEFT, 32,
-              glyphs.ICON_RIGHT)) + b" MENU:BACK"
+_ARROWS = "".join([chr(c) for c in (glyphs.ICON_UP, 32, glyphs.ICON_DOWN, 32,
+                                     glyphs.ICON_LEFT, 32, glyphs.ICON_RIGHT, 32)])
+
+
+def hint(back: str) -> str:
+    """The foot of a page: the four arrows, then what MENU does (back: "MENU:BACK")."""
+    return _ARROWS + back
 
 
 class Page:
@@ -27,11 +32,13 @@ class Page:
             self.group.append(line.grid)
         self.top = 0
 
-    def draw(self, title: bytes | str, labels: tuple[str, ...] | list[str],
-             values: list[str] | None = None, chosen: int = -1,
-             hint: bytes | str = HINT) -> None:
-        """Show labels (with values right-aligned, if given); chosen < 0 marks nothing."""
-        if chosen >= 0:
+    def draw(self, title: str, labels: tuple[str, ...] | list[str],
+             values: list[str] | None, chosen: int, foot: str, top: int = -1) -> None:
+        """Show labels (with values right-aligned, if given); chosen < 0 marks nothing.
+        top >= 0: the first row shown (a page that scrolls and has no chosen item)."""
+        if top >= 0:
+            self.top = top
+        elif chosen >= 0:
             if chosen < self.top:
                 self.top = chosen
             elif chosen >= self.top + ROWS:
@@ -53,11 +60,6 @@ class Page:
             start = LINE_CHARS - len(value)
             line.fill(col, start)
             line.put(start, value)
-        self.lines[-1].center(hint)
+        self.lines[-1].center(foot)
         if self.top + ROWS < len(labels):
             self.lines[-1].put(LINE_CHARS - 1, _MORE_DOWN)
-
-    def text(self, lines: tuple[str, ...] | list[str], title: bytes | str,
-             hint: bytes | str) -> None:
-        """Show plain lines of text (no choice)."""
-        self.draw(title, lines, None, -1, hint)

@@ -7,9 +7,8 @@ the item). MENU goes back. The app turns the page to face whoever pressed last.
 Menus draws its pages and changes the settings it shows; what only the app can do (deal a
 match, save, pause, quit) it asks for: key() returns an action, which the app carries out.
 """
-from engine.bot import LEVELS
-from firmware import settings as settings_mod
-from firmware.menu import Page, HINT
+from firmware import lang, settings as settings_mod
+from firmware.menu import ROWS, Page, hint
 from hardware.keymap import UP, DOWN, RIGHT, BACK
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
@@ -28,15 +27,15 @@ RESUME = 6
 DECLARE_DRAW = 7
 QUIT_MATCH = 8
 SELF_TEST = 9
+HOW_TO_PLAY = 10
 
 MAIN = 0
 SETTINGS = 1
 STATS = 2
 PAUSE = 3
 
-_MAIN_ITEMS = ("2 PLAYERS", "VS COMPUTER", "CPU LEVEL", "SETTINGS", "STATISTICS",
-               "SELF TEST")
-_PAUSE_ITEMS = ("RESUME", "DECLARE DRAW", "QUIT MATCH")
+# The main menu's items, in the order of MAIN in firmware/lang_en.py.
+_TWO, _VS, _LEVEL_ITEM, _SETTINGS_ITEM, _STATS_ITEM, _HOW_ITEM, _SELF_TEST_ITEM = range(7)
 _LEVEL = settings_mod.KEYS.index("level")
 
 
@@ -59,24 +58,34 @@ class Menus:
         self.draw()
 
     def draw(self) -> None:
-        s = self.settings
+        """Draw the open page, in the chosen language."""
+        s, w = self.settings, lang.words
         if self.which == MAIN:
-            values = ["", "", LEVELS[s.index[_LEVEL]][0], "", "", ""]
-            self.page.draw("CALIFORNIA SPEED", _MAIN_ITEMS, values, self.chosen)
+            values = ["", "", s.text(_LEVEL), "", "", "", ""]
+            self.page.draw(w.TITLE, w.MAIN, values, self.chosen, hint(w.BACK))
         elif self.which == SETTINGS:
-            labels = [f[1] for f in settings_mod.FIELDS]
-            values = [s.text(i) for i in range(len(labels))]
-            self.page.draw("SETTINGS", labels, values, self.chosen)
+            n = len(settings_mod.FIELDS)
+            self.page.draw(w.MAIN[_SETTINGS_ITEM], [s.label(i) for i in range(n)],
+                           [s.text(i) for i in range(n)], self.chosen, hint(w.BACK))
         elif self.which == STATS:
-            self.page.text(_stats_lines(self.stats), "STATISTICS", "MENU:BACK")
+            self.page.draw(w.MAIN[_STATS_ITEM], w.STATS, _stats_values(self.stats), -1,
+                           hint(w.BACK), self.chosen)  # (chosen: the first line shown)
         else:
-            self.page.draw("PAUSED", _PAUSE_ITEMS, None, self.chosen, HINT)
+            self.page.draw(w.PAUSED, w.PAUSE, None, self.chosen, hint(w.BACK))
+
+    def _count(self) -> int:
+        """How many items the open page has."""
+        w = self.which
+        if w == SETTINGS:
+            return len(settings_mod.FIELDS)
+        words = lang.words
+        if w == STATS:  # UP and DOWN scroll it: a position for each first line shown
+            return len(words.STATS) - ROWS + 1
+        return len(words.MAIN if w == MAIN else words.PAUSE)
 
     def key(self, nav: int) -> int:
         """A navigation key (UP, DOWN, LEFT, RIGHT or BACK); returns what the app is to do."""
         w = self.which
-        count = {MAIN: len(_MAIN_ITEMS), SETTINGS: len(settings_mod.FIELDS),
-                 STATS: 0, PAUSE: len(_PAUSE_ITEMS)}[w]
         if nav == BACK:
             if w == SETTINGS:
                 changed = self.dirty_settings
@@ -88,8 +97,7 @@ class Menus:
             return RESUME if w == PAUSE else NOTHING
         action = NOTHING
         if nav == UP or nav == DOWN:
-            if count:
-                self.chosen = (self.chosen + (1 if nav == DOWN else -1)) % count
+            self.chosen = (self.chosen + (1 if nav == DOWN else -1)) % self._count()
         elif w == SETTINGS:
             self.settings.step(self.chosen, 1 if nav == RIGHT else -1)
             self.dirty_settings = True
@@ -104,29 +112,29 @@ class Menus:
         return action
 
     def _main(self, nav: int) -> int:
-        item = _MAIN_ITEMS[self.chosen]
-        if item == "CPU LEVEL":
+        item = self.chosen
+        if item == _LEVEL_ITEM:
             self.settings.step(_LEVEL, 1 if nav == RIGHT else -1)
             return SETTINGS_SAVE
         if nav != RIGHT:
             return NOTHING
-        if item == "2 PLAYERS":
+        if item == _TWO:
             return TWO_PLAYERS
-        if item == "VS COMPUTER":
+        if item == _VS:
             return VS_COMPUTER
-        if item == "SETTINGS":
+        if item == _SETTINGS_ITEM:
             self.open(SETTINGS)
             return SETTINGS_OPENED
-        if item == "STATISTICS":
+        if item == _STATS_ITEM:
             self.open(STATS)
             return NOTHING
-        return SELF_TEST
+        return HOW_TO_PLAY if item == _HOW_ITEM else SELF_TEST
 
 
-def _stats_lines(stats: "Stats") -> "tuple[str, ...]":
-    """firmware/statspage.py's lines, its code in the heap only while they are made."""
+def _stats_values(stats: "Stats") -> "list[str]":
+    """firmware/statspage.py's values, its code in the heap only while they are made."""
     import firmware
     from firmware import statspage
-    lines = statspage.lines(stats)
-    firmware.forget("statspage")
-    return lines
+    values = statspage.values(stats)
+    firmware.forget("firmware.statspage")
+    return values

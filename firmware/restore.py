@@ -25,6 +25,9 @@ def _kind(app: "App", kind: int, what: str, saved: "Settings | Stats",
           decode: "Callable[..., bool]", apply: "Callable[..., None]") -> None:
     log = app.log
     payload = log.get(kind)
+    if kind in log.orphans:
+        app.hw.console("%s: the newest saved record cannot be read; %s" % (
+            what, "using defaults" if payload is None else "using an older one"))
     if payload is None:
         return
     if not decode(saved, payload):
@@ -46,7 +49,7 @@ def decode_settings(settings: "Settings", payload: bytes) -> bool:
         return False
     for i in range(min(len(fields), len(payload) - 1)):
         v = payload[1 + i]
-        if v < len(fields[i][2]):
+        if v < len(fields[i][1]):
             settings.index[i] = v
         else:
             settings.clamped.append(settings_mod.KEYS[i])
@@ -74,7 +77,7 @@ def decode_stats(stats: "Stats", payload: bytes) -> bool:
 def _setting(settings: "Settings", e: bytes) -> None:
     """A saved change (Settings.changes()); one out of range is passed over."""
     fields = settings_mod.FIELDS
-    if e[0] < len(fields) and e[1] < len(fields[e[0]][2]):
+    if e[0] < len(fields) and e[1] < len(fields[e[0]][1]):
         settings.index[e[0]] = e[1]
 
 

@@ -9,7 +9,7 @@ import sys
 import displayio
 
 from engine.ticks import ticks_add, ticks_diff
-from firmware import sound
+from firmware import lang, sound
 from firmware.ui import W, H, LINE_CHARS, TextLine, outline
 from hardware.keymap import KEY_COUNT, ROLE_MENU, is_far, place_of, player_of, role_of
 
@@ -40,13 +40,15 @@ def key_box(key: int) -> tuple[int, int]:
 
 
 def describe(key: int) -> str:
-    """'A NEAR 1', 'B FAR 4', 'MENU' or 'KEY 20' (1-based from the player's left)."""
+    """'A NEAR 1', 'B FAR 4', 'MENU' or 'KEY 20' (1-based from the player's left), in
+    the chosen language."""
     role = role_of(key)
+    w = lang.words
     if role == ROLE_MENU:
         return "MENU"
     if role > 15:
-        return "KEY %d" % key
-    return "%s %s %d" % ("AB"[player_of(role)], "FAR" if is_far(role) else "NEAR",
+        return w.KEY % key
+    return "%s %s %d" % ("AB"[player_of(role)], w.FAR if is_far(role) else w.NEAR,
                          place_of(role) + 1)
 
 
@@ -70,15 +72,17 @@ class SelfTest:
 
     def enter(self, now: int, hw: "Target", snd: sound.Sound) -> None:
         """Start: the test pattern and the buzzer sweep first, then the key picture."""
+        picture = self.picture  # (by linear index: an (x, y) index is a tuple of garbage)
         for y in range(H):
             for x in range(W):
-                self.picture[x, y] = (x // 4 + y // 4) % 2
+                picture[y * W + x] = (x // 4 + y // 4) % 2
         mem = gc.mem_free() // 1024 if hasattr(gc, "mem_free") else -1
         impl = sys.implementation
         version = ".".join([str(v) for v in impl.version[:3]])
         info = hw.info
-        self.lines[0].center("SELF TEST  HOLD MENU")
-        self.lines[1].center("I2C %02X %dK  MEM %s" % (
+        w = lang.words
+        self.lines[0].center(w.SELFTEST)
+        self.lines[1].center(w.SELFTEST_INFO % (
             info.get("CS_I2C_ADDRESS", 0x3C), info.get("CS_I2C_HZ", 0) // 1000,
             "%dK" % mem if mem >= 0 else "?"))
         self.lines[2].center("%s %s" % (impl.name.upper(), version))
@@ -94,15 +98,17 @@ class SelfTest:
             self.down[key] = pressed
             if not self.pattern:
                 self._fill(key)
-        self.lines[2].center(describe(key) + (" DOWN" if pressed else " UP"))
+        w = lang.words
+        self.lines[2].center(describe(key) + " " + (w.DOWN if pressed else w.UP))
         self.kit.changes += 1
 
     def _fill(self, key: int) -> None:
         x, y = key_box(key)
         v = 1 if self.down[key] else 0
         for dy in range(1, _BOX_H - 1):
-            for dx in range(1, _BOX_W - 1):
-                self.picture[x + dx, y + dy] = v
+            at = (y + dy) * W + x
+            for i in range(at + 1, at + _BOX_W - 1):
+                self.picture[i] = v
 
     def _show_lines(self, on: bool) -> None:
         for line in self.lines:
@@ -112,9 +118,7 @@ class SelfTest:
         """Replace the test pattern with the keys' picture when its time is up."""
         if self.pattern and ticks_diff(now, self.pattern_until) >= 0:
             self.pattern = False
-            for y in range(H):
-                for x in range(W):
-                    self.picture[x, y] = 0
+            self.picture.fill(0)
             for key in range(KEY_COUNT):
                 x, y = key_box(key)
                 outline(self.picture, x, y, _BOX_W, _BOX_H)

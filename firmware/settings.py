@@ -8,34 +8,42 @@ the SETTINGS tally: a change saves an entry, (setting number, index), and a
 compaction folds them into a new base.
 """
 from engine import Rules
-from engine.bot import LEVELS
+from firmware import lang
 
 SETTINGS_KIND = 1
 _VERSION = 1
 
-# key, menu label, choices, text of each choice, default choice
+# key, choices, default choice. What each is called, and each choice, in the chosen
+# language: FIELDS in firmware/lang_en.py (and the others), in this order.
 FIELDS = (
-    ("wins", "MATCH", (1, 2, 3, 4, 5),
-     ("1 GAME", "FIRST TO 2", "FIRST TO 3", "FIRST TO 4", "FIRST TO 5"), 1),
-    ("piles", "PILES", (4, 3), ("4 A ROW", "3 A ROW"), 0),
-    ("lockout", "LOCKOUT", (400, 200, 800, 0), ("400 MS", "200 MS", "800 MS", "OFF"), 0),
-    ("match_by", "MATCH BY", (0, 1, 2), ("RANK", "SUIT", "RANK/SUIT"), 0),
-    ("doubles", "DOUBLES", (0, 1), ("OFF", "ON"), 0),
-    ("deadlock", "DEADLOCK", (0, 1), ("DRAW", "FEWER WIN"), 0),
-    ("level", "CPU", tuple(range(len(LEVELS))), tuple(lv[0] for lv in LEVELS), 2),
-    ("sound", "SOUND", (1, 0), ("ON", "OFF"), 0),
-    ("contrast", "CONTRAST", (255, 128, 48, 8), ("HIGH", "MEDIUM", "LOW", "LOWEST"), 0),
-    ("flip", "FLIP SCREEN", (0, 1), ("OFF", "ON"), 0),
-    ("hints", "HINTS", (0, 1), ("OFF", "ON"), 0),
-    ("sleep", "SLEEP", (2, 5, 10, 1, 0), ("2 MIN", "5 MIN", "10 MIN", "1 MIN", "NEVER"), 0),
+    ("wins", (1, 2, 3, 4, 5), 1),
+    ("piles", (4, 3), 0),
+    ("lockout", (400, 200, 800, 0), 0),
+    ("match_by", (0, 1, 2), 0),
+    ("doubles", (0, 1), 0),
+    ("deadlock", (0, 1), 0),
+    ("level", (0, 1, 2, 3, 4), 2),  # engine.bot.LEVELS, by number
+    ("sound", (1, 0), 0),
+    ("contrast", (255, 128, 48, 8), 0),
+    ("flip", (0, 1), 0),
+    ("hints", (0, 1), 0),
+    ("sleep", (2, 5, 10, 1, 0), 0),  # minutes
+    # cards A is dealt over B (docs/RULES.md, 10): in order, so AUTO steps one choice a match
+    ("handicap", (-8, -6, -4, -2, 0, 2, 4, 6, 8), 4),
+    ("auto", (0, 1), 0),
+    ("language", (0, 1, 2), 0),  # lang.CODES, by number; the default: CS_LANGUAGE
 )
 KEYS = tuple(f[0] for f in FIELDS)
+_HANDICAP = KEYS.index("handicap")
+_LANGUAGE = KEYS.index("language")
 
 
 class Settings:
     """The chosen index of every setting; value(key) gives what it means."""
 
-    def __init__(self) -> None:
+    def __init__(self, language: str = "en") -> None:
+        """language: the LANGUAGE until one is chosen (settings.toml's CS_LANGUAGE)."""
+        self.preset = lang.CODES.index(language) if language in lang.CODES else 0
         self.index = bytearray(len(FIELDS))
         self.clamped = []  # type: list[str]  # keys whose stored value was out of range (reset to default)
         self.reset()
@@ -59,28 +67,53 @@ class Settings:
     def reset(self) -> None:
         """Every setting back to its default."""
         for i in range(len(FIELDS)):
-            self.index[i] = FIELDS[i][4]
+            self.index[i] = FIELDS[i][2]
+        self.index[_LANGUAGE] = self.preset
         self.clamped = []
 
     def value(self, key: str) -> int:
         """The setting's value (e.g. 400 for lockout)."""
-        f = FIELDS[KEYS.index(key)]
-        return f[2][self.index[KEYS.index(key)]]
+        i = KEYS.index(key)
+        return FIELDS[i][1][self.index[i]]
+
+    def language(self) -> str:
+        """The chosen language's code ("en", "fr" or "pt")."""
+        return lang.CODES[self.value("language")]
+
+    def label(self, i: int) -> str:
+        """What setting number i is called, in the chosen language."""
+        return lang.words.FIELDS[i][0]
 
     def text(self, i: int) -> str:
-        """The menu text of setting number i's current choice."""
-        return FIELDS[i][3][self.index[i]]
+        """The menu text of setting number i's current choice, in the chosen language."""
+        return lang.words.FIELDS[i][1][self.index[i]]
+
+    def choose(self, key: str, value: int) -> None:
+        """Choose one of a setting's values, as its page would (ValueError if it is not)."""
+        i = KEYS.index(key)
+        self.index[i] = FIELDS[i][1].index(value)
 
     def step(self, i: int, delta: int) -> None:
         """Move setting number i to the next (+1) or previous (-1) choice, wrapping."""
-        n = len(FIELDS[i][2])
+        n = len(FIELDS[i][1])
         self.index[i] = (self.index[i] + delta) % n
 
     def rules(self) -> Rules:
         """The engine Rules these settings ask for."""
         return Rules(piles_per_row=self.value("piles"), match_by=self.value("match_by"),
                      doubles=bool(self.value("doubles")), wins_needed=self.value("wins"),
-                     foul_lockout_ms=self.value("lockout"), deadlock=self.value("deadlock"))
+                     foul_lockout_ms=self.value("lockout"), deadlock=self.value("deadlock"),
+                     handicap=self.value("handicap"))
+
+    def match_won(self, winner: int) -> bool:
+        """AUTO HANDICAP: the winner of a match (0 A, 1 B) is dealt 2 more cards in the next,
+        up to 8; no winner (a draw) changes nothing. True if the handicap changed."""
+        if not self.value("auto") or (winner != 0 and winner != 1):
+            return False
+        i = self.index[_HANDICAP]
+        new = min(i + 1, 8) if winner == 0 else max(i - 1, 0)
+        self.index[_HANDICAP] = new
+        return new != i
 
     def encode(self) -> bytes:
         """The record payload."""

@@ -1,17 +1,17 @@
-"""The statistics page's lines: imported when the page opens and let go after, so that
+"""The statistics page's values: imported when the page opens and let go after, so that
 their code is not in the heap during play."""
+from firmware import lang
+
 if False:  # names for type annotations: mypy reads them, the compiler drops them
     from firmware.stats import Stats
 
 
-def lines(stats: "Stats") -> tuple[str, ...]:
-    """The statistics as short lines for the screen (21 characters at most)."""
+def values(stats: "Stats") -> "list[str]":
+    """The value of each line of the page, in the order of STATS in firmware/lang_en.py
+    (labels and values share a line of 20 characters)."""
     def secs(ms: int) -> str:
-        return "%d.%d S" % (ms // 1000, ms % 1000 // 100) if ms else "-"
+        return lang.words.SECONDS % (ms // 1000, ms % 1000 // 100) if ms else "-"
     streak = "-" if stats.streak_seat == 2 else "%s X%d" % ("AB"[stats.streak_seat], stats.streak)
-    return ("MATCHES %d GAMES %d" % (stats.matches, stats.games),
-            "WINS A %d B %d DRAW %d" % (stats.wins_a, stats.wins_b, stats.draws),
-            "FASTEST WIN " + secs(stats.fastest_win_ms),
-            "LONGEST " + secs(stats.longest_game_ms),
-            "STREAK " + streak,
-            "AVG COVER " + secs(stats.average_cover_ms()))
+    return ["%d" % stats.matches, "%d" % stats.games, "%d" % stats.wins_a, "%d" % stats.wins_b,
+            "%d" % stats.draws, secs(stats.fastest_win_ms), secs(stats.longest_game_ms),
+            secs(stats.average_cover_ms()), streak]

@@ -11,7 +11,7 @@ import displayio
 
 from engine.ticks import ticks_add, ticks_diff
 from firmware import glyphs
-from firmware.ui import W, CELL_H, LINE_CHARS, Cell, TextLine, Banner, outline, clear
+from firmware.ui import W, CELL_H, LINE_CHARS, Cell, TextLine, Banner, outline
 
 try:
     from micropython import const
@@ -75,7 +75,7 @@ class Table:
         self.version = -1
         w = W // n
         self.cell_w = w
-        clear(self.bg, 0, 0, W, 64)  # (the self-test borrows bg: everything is drawn anew)
+        self.bg.fill(0)  # (the self-test borrows bg: everything is drawn anew)
         self.hint_mask = 0
         for i in range(_MAX_CELLS):
             cell = self.cells[i]
@@ -167,7 +167,7 @@ class Table:
                 self.lines[p].center(self.msg_text[p], _MSG_COL, _MSG_LEN)
                 return
 
-    def banner(self, player: int, text: "bytes | None") -> None:
+    def banner(self, player: int, text: "str | None") -> None:
         """Show a banner across a player's row (None: take it away), over coming passes."""
         b = self.banners[player]
         if text is None:
@@ -220,7 +220,8 @@ class Table:
             on = (mask >> p) & 1
             x, y = self._cell_at(p)
             y += 1 if p >= n else CELL_H - 2  # under the card as its player sees it
-            for dx in range(6, w - 6):
-                if self.bg[x + dx, y] != on:
-                    self.bg[x + dx, y] = on
+            at = y * W + x
+            for i in range(at + 6, at + w - 6):
+                if self.bg[i] != on:
+                    self.bg[i] = on
                     self.kit.changes += 1

@@ -27,20 +27,21 @@ def _sheet(bits: bytes, w: int, h: int, count: int, row_bytes: int, cols: int,
     """A 2-colour Bitmap holding count glyphs (+ extra blank tiles) in a grid of cols."""
     tiles = count + extra
     rows = (tiles + cols - 1) // cols
-    bmp = displayio.Bitmap(w * cols, h * rows, 2)
+    bw = w * cols
+    bmp = displayio.Bitmap(bw, h * rows, 2)
     top = 8 * row_bytes - 1
     for t in range(count):
-        ox = (t % cols) * w
-        oy = (t // cols) * h
-        base = t * h * row_bytes
+        corner = (t // cols) * h * bw + (t % cols) * w  # (pixels by linear index: an
+        base = t * h * row_bytes  # (x, y) index is a tuple, garbage that fragments the heap)
         for y in range(h):
             v = 0
             for b in range(row_bytes):
                 v = (v << 8) | bits[base + y * row_bytes + b]
             if v:
+                at = corner + y * bw
                 for x in range(w):
                     if (v >> (top - x)) & 1:
-                        bmp[ox + x, oy + y] = 1
+                        bmp[at + x] = 1
     return bmp
 
 
@@ -78,7 +79,7 @@ class TextLine:
         self.chars = chars
 
     def put(self, col: int, text: bytes | str) -> int:
-        """Write bytes (or a str of ASCII) at col; returns the column after it."""
+        """Write bytes or a str at col; returns the column after it."""
         grid = self.grid
         for i in range(len(text)):
             if col >= self.chars:
@@ -173,19 +174,15 @@ class Cell:
 
 def outline(bmp: displayio.Bitmap, x0: int, y0: int, w: int, h: int, value: int = 1) -> None:
     """A 1-px rectangle with cut corners (a card outline) on a Bitmap."""
+    bw = bmp.width
+    top = y0 * bw
+    bottom = (y0 + h - 1) * bw
     for x in range(x0 + 1, x0 + w - 1):
-        bmp[x, y0] = value
-        bmp[x, y0 + h - 1] = value
+        bmp[top + x] = value
+        bmp[bottom + x] = value
     for y in range(y0 + 1, y0 + h - 1):
-        bmp[x0, y] = value
-        bmp[x0 + w - 1, y] = value
-
-
-def clear(bmp: displayio.Bitmap, x0: int, y0: int, w: int, h: int) -> None:
-    """Set a rectangle of a Bitmap to 0."""
-    for y in range(y0, y0 + h):
-        for x in range(x0, x0 + w):
-            bmp[x, y] = 0
+        bmp[y * bw + x0] = value
+        bmp[y * bw + x0 + w - 1] = value
 
 
 class Banner:
@@ -213,11 +210,11 @@ class Banner:
             self.halves[0][0] = 1
         else:
             self.halves[1][0] = 1
-        self.want = None  # type: bytes | None  # the text to show; None: hidden
-        self.drawn = b""  # the text drawn in the bitmap
+        self.want = None  # type: bytes | str | None  # the text to show; None: hidden
+        self.drawn = ""  # type: bytes | str  # the text drawn in the bitmap
         self.shown = 0  # halves in the parent group
 
-    def show(self, text: bytes) -> None:
+    def show(self, text: bytes | str) -> None:
         """Ask for the banner with text centred (step() brings it)."""
         self.want = text
 
@@ -246,7 +243,7 @@ class Banner:
         if want != self.drawn:  # the old text goes in one pass, the new in the next
             if self.drawn:
                 self._text(self.drawn, 0)
-                self.drawn = b""
+                self.drawn = ""
             else:
                 self._text(want, 1)
                 self.drawn = want
@@ -258,7 +255,7 @@ class Banner:
         self.kit.changes += 1
         return self.shown == 2
 
-    def _text(self, text: bytes, value: int) -> None:
+    def _text(self, text: bytes | str, value: int) -> None:
         """Draw text at double size, centred in the box, in colour value (0 erases it)."""
         bmp = self.bitmap
         bits = glyphs.FONT_BITS
@@ -266,7 +263,8 @@ class Banner:
         x = (W - self.chars * glyphs.FONT_W * 2) // 2 + (self.chars - n) // 2 * glyphs.FONT_W * 2
         top = (CELL_H - glyphs.FONT_H * 2) // 2
         for i in range(n):  # (pixels by linear index: an (x, y) tuple is an allocation)
-            base = glyphs.font_tile(text[i]) * glyphs.FONT_H
+            c = text[i]
+            base = glyphs.font_tile(c if type(c) is int else ord(c)) * glyphs.FONT_H  # type: ignore[arg-type]  # c is a str here
             for row in range(glyphs.FONT_H):
                 v = bits[base + row]
                 at = (top + 2 * row) * W + x

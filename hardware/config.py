@@ -23,6 +23,9 @@ def _check(setting: tuple, value: object, pin_of: "Callable[[str], object]") -> 
         if len(names) != 8 or not all(pin_of(n) for n in names):
             return None
         return ",".join(names)
+    if kind == "word":
+        word = value.strip().lower() if isinstance(value, str) else ""
+        return word if word in setting[4] else None
     if isinstance(value, str):  # CircuitPython 10 gives every value as text
         try:
             value = int(value.strip(), 0)

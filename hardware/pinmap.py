@@ -2,7 +2,7 @@
 
 Each setting: (settings.toml key, kind, default, what it is, ...). Kinds: "pin" (a board
 pin name), "pins" (comma-separated pin names), "int" (then its lowest and highest value),
-"choice" (then the allowed values). The firmware reads the
+"choice" (then the allowed values), "word" (then the allowed words). The firmware reads the
 keys with os.getenv and falls back to the default, saying which, when a value is bad.
 Key order is the key-number order of the scanner: A near 0-3, A far 0-3, B near 0-3,
 B far 0-3, then MENU (see keymap.py).
@@ -25,6 +25,10 @@ SETTINGS = (
     ("CS_MENU", "pin", "GP14", "MENU button"),
     ("CS_PIEZO", "pin", "GP15", "piezo buzzer (PWM)"),
     ("CS_KEY_INTERVAL_MS", "int", 1, "key scan interval in ms", 1, 50),
+    # Not wiring, but what a classroom sets on every board it hands out: the language
+    # (firmware/lang.py's CODES) until someone chooses one in SETTINGS.
+    ("CS_LANGUAGE", "word", "en", "language until one is chosen in SETTINGS (en English, "
+     "fr French, pt Brazilian Portuguese)", ("en", "fr", "pt")),
 )
 
 

@@ -104,7 +104,7 @@ def test_press_to_glass_is_within_16_ms_at_the_95th_percentile(played):
 
 def test_the_self_test_names_every_button_pressed_by_gpio():
     from tools.play import KEY_NAMES
-    lines = ["%d A1 tap 80" % (400 + 300 * i) for i in range(5)]  # DOWN to SELF TEST
+    lines = ["%d A1 tap 80" % (400 + 300 * i) for i in range(6)]  # DOWN to SELF TEST
     lines.append("2000 A3 tap 80")
     t, checks = 4500, []
     for name in sorted(KEY_NAMES, key=KEY_NAMES.get):

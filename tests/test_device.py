@@ -5,7 +5,7 @@ import pytest
 import engine
 from engine import Rules
 from engine.ticks import ticks_add
-from firmware import settings as settings_mod
+from firmware import lang_en, settings as settings_mod
 from firmware.app import App, run
 from hardware import virtual
 from hardware.keynames import key_named
@@ -47,7 +47,7 @@ class Hand:
         """A line of the screen as drawn (read back from the tiles of the menu page)."""
         from firmware import glyphs
         line = self.app.menus.page.lines[row]
-        return bytes(glyphs.FONT_CHARS[line.grid[i]] for i in range(21)).decode().strip()
+        return bytes(glyphs.FONT_CHARS[line.grid[i]] for i in range(21)).decode("latin-1").strip()
 
 
 def _open_settings(h):
@@ -67,7 +67,7 @@ def test_each_setting_changes_from_the_menu_and_survives_power_off(i, tmp_path):
     h.tap(RIGHT)
     changed = h.app.settings.index[i]
     assert changed != default
-    assert settings_mod.FIELDS[i][3][changed] in h.text(1 + min(i, 5))
+    assert lang_en.FIELDS[i][1][changed] in h.text(1 + min(i, 5))
     h.tap(MENU)  # back: saved
     assert h.hw.nvm.erases == 0
     again = Hand(path)  # power off and on
@@ -119,7 +119,7 @@ def test_statistics_count_games_and_survive_power_off(tmp_path):
     assert st.fastest_win_ms == st.longest_game_ms > 0
     again.to_main_item(4)
     again.tap(RIGHT)
-    assert again.text(1) == "MATCHES 1 GAMES 1"
+    assert again.text(1).split() == ["MATCHES", "1"] and again.text(2).split() == ["GAMES", "1"]
 
 
 def test_saves_never_erase_and_a_tidy_compacts_only_when_the_log_is_nearly_full():
@@ -345,3 +345,111 @@ def test_the_nvm_of_make_play_is_kept_in_a_file(tmp_path):
     h.app.settings.step(0, 1)
     h.app.settings_done(True)
     assert path.exists() and path.stat().st_size == 4096
+
+
+def test_a_handicap_setting_deals_the_stronger_seat_more_cards():
+    h = Hand()
+    s = h.app.settings
+    for choice, (a, b) in (("A+6", (29, 23)), ("B+4", (24, 28)), ("EVEN", (26, 26))):
+        s.index[settings_mod.KEYS.index("handicap")] = lang_en.FIELDS[
+            settings_mod.KEYS.index("handicap")][1].index(choice)
+        h.app.apply_settings()
+        h.app.start_match(-1)
+        g = h.app.match.game
+        assert (g.deck_size(0) + 4, g.deck_size(1) + 4) == (a, b), choice
+        h.app.quit_match()
+
+
+def _handicap(h):
+    s = h.app.settings
+    return lang_en.FIELDS[settings_mod.KEYS.index("handicap")][1][
+        s.index[settings_mod.KEYS.index("handicap")]]
+
+
+@pytest.mark.parametrize("auto", [True, False])
+def test_auto_handicap_deals_the_winner_of_a_match_two_more_cards_next_match(auto, tmp_path):
+    path = str(tmp_path / "nvm.bin")
+    h = Hand(path, decks="5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c 6c")
+    s = h.app.settings
+    s.index[settings_mod.KEYS.index("wins")] = 0  # a match of one game
+    s.index[settings_mod.KEYS.index("auto")] = int(auto)
+    h.app.settings_done(True)
+    h.app.apply_settings()
+    h.tap(RIGHT, 450)  # 2 PLAYERS; the cards are seen
+    h.tap(key_named("A0"), 1500)  # A covers with the last card: A wins the match
+    assert h.app.state == App.RESULT and h.app.match.game.match_winner == 0
+    assert _handicap(h) == ("A+2" if auto else "EVEN")
+    h.tap(key_named("A0"), 300)  # back to the menu
+    h.tap(RIGHT)  # the next match is dealt with it
+    g = h.app.match.game
+    assert g.deck_size(0) - g.deck_size(1) == (2 if auto else 0)
+    again = Hand(path)  # saved through power-off
+    assert _handicap(again) == _handicap(h)
+
+
+def test_auto_handicap_stops_at_8_and_a_drawn_match_changes_nothing():
+    s = settings_mod.Settings()
+    s.index[settings_mod.KEYS.index("auto")] = 1
+    moved = [s.match_won(0) for _ in range(6)]
+    assert moved == [True] * 4 + [False] * 2 and s.value("handicap") == 8
+    assert not s.match_won(2) and not s.match_won(-1) and s.value("handicap") == 8
+    for _ in range(9):
+        s.match_won(1)
+    assert s.value("handicap") == -8
+    s.index[settings_mod.KEYS.index("auto")] = 0
+    assert not s.match_won(0) and s.value("handicap") == -8
+
+
+def test_the_cpu_setting_offers_each_level_of_the_computer_player():
+    from engine.bot import LEVELS
+    i = settings_mod.KEYS.index("level")
+    assert settings_mod.FIELDS[i][1] == tuple(range(len(LEVELS)))
+    assert lang_en.FIELDS[i][1] == tuple(lv[0] for lv in LEVELS)
+
+
+def test_a_damaged_newest_statistics_record_is_reported_and_an_older_one_used(tmp_path):
+    from firmware.stats import Stats, STATS_KIND
+    from firmware.store import Log
+    nvm = virtual.NVM(str(tmp_path / "nvm.bin"))
+    log = Log(nvm)
+    old = Stats()
+    old.game(0, 40000)
+    log.put(STATS_KIND, old.encode())
+    at = log.end
+    new = Stats()
+    for _ in range(3):
+        new.game(1, 50000)
+    log.put(STATS_KIND, new.encode())
+    log.add(STATS_KIND, new.entry())
+    nvm.flip_bit(at + 5, 0)  # inside the newer record: its CRC fails
+    h = Hand(str(tmp_path / "nvm.bin"))
+    assert h.app.stats.games == 1
+    assert any("statistics: the newest saved record cannot be read; using an older one"
+               in line for line in h.hw.console_lines), h.hw.console_lines
+
+
+def test_a_new_language_is_spoken_after_the_settings_page_closes_and_the_handheld_restarts(
+        tmp_path):
+    from firmware import lang
+    path = str(tmp_path / "nvm.bin")
+    h = Hand(path)
+    _open_settings(h)
+    for _ in range(settings_mod.KEYS.index("language")):
+        h.tap(DOWN)
+    h.tap(RIGHT)  # ENGLISH -> FRANÇAIS: chosen, not spoken yet
+    assert h.app.settings.language() == "fr" and lang.code == "en"
+    assert "FRANÇAIS" in h.text(6) and not h.app.restarting
+    h.tap(MENU)  # back: saved, and the handheld starts afresh in French
+    assert h.app.restarting and h.hw.restarts == 1
+    again = Hand(path)
+    assert lang.code == "fr" and again.text(1) == "\x5d2 JOUEURS"
+
+
+def test_settings_toml_presets_the_language_until_one_is_chosen(tmp_path):
+    from firmware import lang
+    h = Hand(settings={"CS_LANGUAGE": "pt"})
+    assert lang.code == "pt" and h.app.settings.language() == "pt"
+    assert "JOGADORES" in h.text(1)
+    bad = Hand(settings={"CS_LANGUAGE": "klingon"})
+    assert lang.code == "en"
+    assert any("CS_LANGUAGE" in line for line in bad.hw.console_lines)

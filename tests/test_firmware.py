@@ -5,6 +5,7 @@ import pytest
 import engine
 from engine.ticks import TICKS_PERIOD, ticks_add, ticks_diff
 from engine import Rules
+from firmware import lang_en
 from firmware.app import App
 from hardware import pinmap, virtual
 from hardware.keymap import DEBOUNCE_SCANS
@@ -17,9 +18,9 @@ _golden = scenes.golden
 _diff = scenes.frame_diff
 
 
-@pytest.mark.parametrize("name", list(scenes.SCENES) + ["error"])
+@pytest.mark.parametrize("name", scenes.names())
 def test_main_screens_match_their_golden_images(name, tmp_path):
-    hw = scenes.play_error() if name == "error" else scenes.play(name)[0]
+    hw = scenes.screen(name)
     frame = hw.oled.frame()
     want = _golden(name)
     if frame != want:
@@ -104,7 +105,7 @@ def test_the_next_game_takes_the_result_and_its_messages_away():
     _run_until(hw, app, 2000)
     assert app.state == App.RESULT and app.settled == 2  # saved, collected, tidied
     assert all(b.shown == 2 for b in app.table.banners)
-    assert all(b"ANY KEY: NEXT" in _line_text(hw, p) for p in range(2))
+    assert all(lang_en.NEXT.encode() in _line_text(hw, p) for p in range(2))
     hw.keys.tap(key_named("A1"), hw.ms(2000))  # any key: the next game
     _run_until(hw, app, 2600)
     assert app.state == App.PLAY and not app.table.pending

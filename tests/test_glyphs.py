@@ -114,7 +114,7 @@ def test_constants_and_the_size_of_every_bytes_object():
     assert len(G.FONT_CHARS) == G.FONT_COUNT
     assert len(set(G.FONT_CHARS)) == G.FONT_COUNT
     assert len(G.FONT_BITS) == G.FONT_COUNT * G.FONT_H
-    assert len(G.FONT_INDEX) == 96
+    assert len(G.FONT_INDEX) == 224  # codes 32..255
     assert max(G.FONT_INDEX) < G.FONT_COUNT
     assert len(G.RANK_BITS) == 13 * G.RANK_H * 2 == 13 * G.RANK_STRIDE
     assert len(G.SUIT_BITS) == 4 * G.SUIT_H * 2 == 4 * G.SUIT_STRIDE
@@ -125,6 +125,14 @@ def test_font_covers_space_letters_digits_and_the_punctuation():
     assert G.FONT_CHARS[0] == ord(" ")
     for ch in string.ascii_uppercase + string.digits + ".,:;!?-+/()<>=*#%'\"_":
         assert ord(ch) in G.FONT_CHARS, ch
+
+
+def test_font_draws_the_accented_capitals_of_french_and_portuguese():
+    for ch in "ÀÂÇÉÈÊËÎÏÔÙÛÜÁÃÍÓÕÚ":
+        assert ord(ch) in G.FONT_CHARS, ch
+        assert G.font_tile(ord(ch.lower())) == G.font_tile(ord(ch)), ch
+    # each is its letter with a mark: the letter's rows and the accent's differ
+    assert G.font_tile(ord("É")) != G.font_tile(ord("E")) != G.font_tile(ord("È"))
 
 
 # ----------------------------------------------------------------------------- shapes
@@ -205,8 +213,9 @@ def test_font_tile_finds_every_drawn_code_and_shows_the_placeholder_otherwise():
     assert G.FONT_CHARS[G.FONT_PLACEHOLDER] == ord("?")
     for t, code in enumerate(G.FONT_CHARS):
         assert G.font_tile(code) == t
-    drawn = set(G.FONT_CHARS) | set(range(ord("a"), ord("z") + 1))
-    for code in [c for c in range(32, 128) if c not in drawn] + [-1, 0, 10, 31, 128, 200, 1000]:
+    drawn = set(G.FONT_CHARS) | set(range(ord("a"), ord("z") + 1)) | \
+        {c + 32 for c in G.FONT_CHARS if 0xC0 <= c < 0xDF}
+    for code in [c for c in range(32, 256) if c not in drawn] + [-1, 0, 10, 31, 128, 256, 1000]:
         assert G.font_tile(code) == G.FONT_PLACEHOLDER, code
     assert G.font_tile(ord("&")) == G.FONT_PLACEHOLDER
 
@@ -347,7 +356,7 @@ def test_glyphs_import_and_look_up_in_micropython():
         "print('ICON', g.ICON_DECK, g.FONT_CHARS[g.font_tile(g.ICON_DECK)])\n"
         "print('PRIVATE', hasattr(g, '_FIRST'))\n")
     assert r.ok, r.error or r.output
-    assert r.lines("LEN") == [[str(len(G.FONT_BITS)), "96", str(13 * 36), str(4 * 18)]]
+    assert r.lines("LEN") == [[str(len(G.FONT_BITS)), "224", str(13 * 36), str(4 * 18)]]
     a, ph = str(G.font_tile(ord("A"))), str(G.FONT_PLACEHOLDER)
     assert r.lines("TILE") == [[a, a, ph, ph, ph]]
     assert r.lines("ICON") == [[str(G.ICON_DECK), str(G.ICON_DECK)]]

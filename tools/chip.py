@@ -230,8 +230,8 @@ def cpu_split(hist, functions):
 
 def match_script(seed, covers=20, gap=450, limit_ms=90000):
     """A 2-player match through the menus, played on the desktop twin with the deal of
-    seed: at least `covers` covers, a foul, a collision and a stall, then the game's end
-    or limit_ms. Returns (script text, checkpoints in ms, counts of each press result; with
+    seed: at least `covers` covers, a foul, a collision, a stall and the end of a game
+    (and the next deal), or limit_ms. Returns (script text, checkpoints in ms, counts of each press result; with
     each cover's time in "cover_at" and its pile's pixels in "cover_box")."""
     import engine
     from engine import game as game_mod
@@ -291,7 +291,7 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000):
         while t < limit_ms:
             g = app.match.game
             done = (counts["covered"] >= covers and counts["foul"] and counts["collision"]
-                    and counts["stall"])
+                    and counts["stall"] and counts["games"])
             if done or g.phase == engine.MATCH_OVER:
                 break
             if g.phase == engine.GAME_OVER:  # any key deals the next game
@@ -311,7 +311,12 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000):
                     if idle and not g.locked(0, now):
                         tap(t, key(0, idle[0]))
                 elif piles and not counts["collision"] and counts["covered"] >= 6:
-                    tap(t, key(0, piles[0]), key(1, piles[0]))
+                    # B presses the pile A covers 40 ms after A: too late on both twins (a
+                    # press at the same instant is a coin toss, and the chip's scanner may
+                    # stamp two GPIO edges a scan apart)
+                    tap(t, key(0, piles[0]))
+                    run_to(t + 40)
+                    tap(t + 40, key(1, piles[0]))
                 elif piles:
                     if g.locked(player, now):
                         player = 1 - player

@@ -24,9 +24,13 @@ OUT_REL = "firmware/glyphs.py"
 OUT_PATH = os.path.join(ROOT, "firmware", "glyphs.py")
 
 FONT_W, FONT_H = 6, 8  # the cell; glyphs are drawn SMALL_W x SMALL_H in its top-left
-FIRST_CODE, LAST_CODE = 32, 127  # FONT_INDEX covers these codes
+FIRST_CODE, LAST_CODE = 32, 255  # FONT_INDEX covers these codes (ASCII and Latin-1)
+ICON_LAST = 127  # icons take the place of ASCII codes
 PUNCTUATION = ".,:;!?-+/()<>=*#%'\"_"
-TEXT_CHARS = " " + string.ascii_uppercase + string.digits + PUNCTUATION
+# The accented capitals that French and Portuguese need (firmware/lang_fr.py, lang_pt.py).
+ACCENTED = "ÀÂÇÉÈÊËÎÏÔÙÛÜÁÃÍÓÕÚ"
+TEXT_CHARS = " " + string.ascii_uppercase + string.digits + PUNCTUATION + ACCENTED
+LATIN1_CAPITALS = [chr(c) for c in range(0xC0, 0xDF) if c != 0xD7]  # À..Þ without ×
 RANK_ORDER = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_ORDER = ("clubs", "diamonds", "hearts", "spades")
 
@@ -118,8 +122,10 @@ def build(art=None):
         raise ArtError("SMALL: no glyph for %s" % ", ".join(repr(c) for c in missing))
     chars = list(TEXT_CHARS) + [c for c in small if c not in TEXT_CHARS]
     for ch in chars:
-        if not (isinstance(ch, str) and len(ch) == 1 and FIRST_CODE <= ord(ch) <= LAST_CODE):
-            raise ArtError("SMALL: key %r is not one printable ASCII character" % (ch,))
+        if not (isinstance(ch, str) and len(ch) == 1 and
+                (FIRST_CODE <= ord(ch) <= ICON_LAST or ch in LATIN1_CAPITALS)):
+            raise ArtError("SMALL: key %r is not one printable ASCII character or Latin-1 "
+                           "capital" % (ch,))
         if ch in string.ascii_lowercase:
             raise ArtError("SMALL: %r is lower case; only upper case is drawn "
                            "(lower case shows the upper-case tile)" % ch)
@@ -133,8 +139,8 @@ def build(art=None):
         label = "icon %s" % name
         if not (isinstance(name, str) and name.isidentifier() and name == name.upper()):
             raise ArtError("%s: icon names are upper-case identifiers" % label)
-        if not (isinstance(code, int) and FIRST_CODE <= code <= LAST_CODE):
-            raise ArtError("%s: code %r is not in %d..%d" % (label, code, FIRST_CODE, LAST_CODE))
+        if not (isinstance(code, int) and FIRST_CODE <= code <= ICON_LAST):
+            raise ArtError("%s: code %r is not in %d..%d" % (label, code, FIRST_CODE, ICON_LAST))
         if chr(code) in string.ascii_lowercase:
             raise ArtError("%s: code %d is lower case, which shows upper case" % (label, code))
         if code in used:
@@ -157,8 +163,8 @@ def build(art=None):
     index = []
     for code in range(FIRST_CODE, LAST_CODE + 1):
         ch = chr(code)
-        if ch in string.ascii_lowercase:
-            code = ord(ch.upper())
+        if ch in string.ascii_lowercase or chr(code - 32) in LATIN1_CAPITALS:
+            code = ord(ch.upper())  # (a-z and à-þ show their capitals)
         index.append(tile_of.get(code, placeholder))
 
     _check_keys("RANKS", list(art.RANKS), RANK_ORDER)
@@ -198,7 +204,7 @@ def _rows16(rows, width):
 def _tile_comment(code, label):
     if label.startswith("icon"):
         return "ICON_%s (%d)" % (label.split()[1], code)
-    return "%r (%d)" % (chr(code), code)
+    return "%s (%d)" % (ascii(chr(code)), code)
 
 
 def render(g):
@@ -216,8 +222,10 @@ def render(g):
     w("")
     w("FONT_BITS    FONT_COUNT tiles x FONT_H bytes (a 5x7 glyph in a 6x8 cell; the last")
     w("             column and row are dark). FONT_CHARS[t] is the code drawn by tile t;")
-    w("             tile 0 is space. FONT_INDEX[code - 32] is the tile for codes 32..127:")
-    w("             a-z show A-Z, and codes that are not drawn show FONT_PLACEHOLDER ('?').")
+    w("             tile 0 is space. FONT_INDEX[code - 32] is the tile for codes 32..255")
+    w("             (ASCII, then Latin-1, as in ord() of a str): a-z show A-Z, and the")
+    w("             accented small letters their capitals; codes that are not drawn show")
+    w("             FONT_PLACEHOLDER ('?').")
     w("             font_tile(code) does that look-up for any int.")
     w("RANK_BITS    13 ranks (A 2 3 4 5 6 7 8 9 10 J Q K) x RANK_H rows x 2 bytes, big-endian.")
     w("SUIT_BITS    4 suits (clubs diamonds hearts spades) x SUIT_H rows x 2 bytes, big-endian.")

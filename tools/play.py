@@ -10,6 +10,7 @@ import os
 import sys
 import time
 
+from firmware.lang import CODES
 from hardware import keymap, keynames
 from tools.cli import bounded
 
@@ -63,6 +64,8 @@ def _parser():
                     help="games to win the match (default: the handheld's settings)")
     ap.add_argument("--nvm", default=".handheld-nvm.bin", metavar="FILE",
                     help="the handheld's saved settings and statistics (default %(default)s)")
+    ap.add_argument("--lang", choices=CODES,
+                    help="the handheld's language: en, fr or pt (default: its settings)")
     ap.add_argument("--i2c-hz", type=int, choices=(100000, 400000, 1000000),
                     help="I2C clock (default 400000)")
     ap.add_argument("--clock-start", type=bounded(0, 2 ** 29 - 1), metavar="TICKS",
@@ -121,7 +124,7 @@ def parse_decks(text):
 
 
 def run_script(text, *, seed=1, rules=None, settings=None, after_ms=500, start_ms=None,
-               decks=None):
+               decks=None, language=None):
     """Run a key script on a simulated handheld; returns (handheld, app)."""
     from hardware import virtual
     from hardware.virtual.keypad import load_script
@@ -130,13 +133,15 @@ def run_script(text, *, seed=1, rules=None, settings=None, after_ms=500, start_m
     events = load_script(text, KEY_NAMES, MAX_MS)
     hw = virtual.init(seed=seed, settings=settings,
                       start_ms=virtual.BOOT_TICKS if start_ms is None else start_ms)
-    app = App(hw, rules, decks=decks)
+    app = App(hw, rules, decks=decks, language=language)
     hw.keys.schedule(events, offset_ms=hw.ms(0))
     end = max([ms for ms, _, _ in events] or [0]) + after_ms
     elapsed = 0
     while elapsed <= end:
         before = hw.clock.now
         app.step()
+        if app.restarting:  # (a new language): a fresh app, as firmware.app.run() makes
+            app = App(hw, rules)
         elapsed += ticks_diff(hw.clock.now, before)
     return hw, app
 
@@ -154,7 +159,7 @@ def _headless(args):
         hw, app = run_script(text, seed=1 if args.seed is None else args.seed,
                              start_ms=_clock_start(args),
                              rules=_rules(args), settings=_settings(args),
-                             after_ms=args.after, decks=decks)
+                             after_ms=args.after, decks=decks, language=args.lang)
     except ValueError as e:
         fail("make play", "%s %s" % (args.script, e))
     if args.png:
@@ -203,7 +208,7 @@ def _run_interactive(args, front):
     reset as the board would. Returns the handheld."""
     from hardware import virtual
     from firmware.app import run
-    app_options = {"rules": _rules(args),
+    app_options = {"rules": _rules(args), "language": args.lang,
                    "decks": parse_decks(args.decks) if args.decks else None}
     while True:
         try:

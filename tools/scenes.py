@@ -21,10 +21,12 @@ SCENES = {
     "menu": (DECKS, "", {}, "the main menu"),
     "settings": (DECKS, "400 A1 tap\n550 A1 tap\n700 A1 tap\n850 A3 tap\n1000 A1 tap\n"
                  "1150 A3 tap\n", {}, "the settings, piles changed to 3 a row"),
-    "statistics": (DECKS, "400 A0 tap\n550 A0 tap\n700 A3 tap\n", {},
+    "statistics": (DECKS, "400 A0 tap\n550 A0 tap\n700 A0 tap\n850 A3 tap\n", {},
                    "the statistics (none yet)"),
     "pause": (DECKS, _START + "900 MENU tap\n1000 MENU tap\n", {},
               "MENU pressed twice in a match: paused"),
+    "howto": (DECKS, "400 A0 tap\n550 A0 tap\n700 A3 tap\n850 A1 tap\n", {},
+              "HOW TO PLAY, its second page: a pair"),
     "selftest": (DECKS, "0 MENU down\n500 MENU up\n1500 A1 down\n1600 Bf2 down\n", {},
                  "MENU held at power-up: the self-test, two keys held"),
     "deal": (DECKS, _START, {}, "a fresh deal"),
@@ -42,23 +44,49 @@ SCENES = {
 }
 
 
+# The main screens again in French and Portuguese: NAME_fr, NAME_pt (and error_fr, ...).
+IN_LANGUAGES = ("menu", "settings", "statistics", "howto", "pause", "selftest", "foul",
+                "collision", "stall", "game_over", "match_over", "error")
+LANGUAGES = ("fr", "pt")
+
+
+def names():
+    """Every scene's name, the language variants included (the goldens' names)."""
+    return list(SCENES) + ["error"] + ["%s_%s" % (n, code) for code in LANGUAGES
+                                       for n in IN_LANGUAGES]
+
+
+def _split(name):
+    """(scene, language code or None) from a name such as 'menu_fr'."""
+    base, _, code = name.rpartition("_")
+    return (base, code) if code in LANGUAGES and base in IN_LANGUAGES else (name, None)
+
+
 def play(name, **rules_extra):
-    """Run a scene; returns (handheld, app)."""
+    """Run a scene (NAME, or NAME_fr / NAME_pt in that language); returns (handheld, app)."""
+    name, code = _split(name)
     decks, script, options, _ = SCENES[name]
     options = dict(options)
     after = options.pop("after", 400)
     options.update(rules_extra)
     return run_script(script, seed=1, rules=Rules(**options), decks=parse_decks(decks),
-                      after_ms=after)
+                      after_ms=after, language=code)
 
 
-def play_error():
+def play_error(code="en"):
     """The error screen, as run() shows it after an unexpected exception."""
     from hardware import virtual
-    from firmware import crash
+    from firmware import crash, lang
     hw = virtual.init(seed=1)
+    lang.use(code)
     crash.show(hw, ValueError("piles_per_row: must be an integer 3..6, not 9"))
     return hw
+
+
+def screen(name):
+    """The handheld showing a scene (any name of names())."""
+    base, code = _split(name)
+    return play_error(code or "en") if base == "error" else play(name)[0]
 
 
 def event_bytes(name, key_ms):
@@ -141,17 +169,20 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m tools.scenes", description=__doc__.splitlines()[0])
     ap.add_argument("--write", metavar="DIR", required=True, help="write NAME.png files here")
     ap.add_argument("--scale", type=int, default=1, help="pixel size (default 1)")
-    ap.add_argument("names", nargs="*", help="scenes (default: all): " + ", ".join(SCENES))
+    ap.add_argument("names", nargs="*", help="scenes (default: all): " + ", ".join(SCENES)
+                    + ", error; and NAME_fr, NAME_pt for " + ", ".join(IN_LANGUAGES))
     args = ap.parse_args(argv)
     for name in args.names:
-        if name not in SCENES and name != "error":
-            ap.error("no scene %r (scenes: %s)" % (name, ", ".join(SCENES)))
+        if name not in names():
+            ap.error("no scene %r (scenes: %s)" % (name, ", ".join(names())))
     os.makedirs(args.write, exist_ok=True)
-    for name in args.names or list(SCENES) + ["error"]:
-        hw = play_error() if name == "error" else play(name)[0]
+    for name in args.names or names():
+        hw = screen(name)
         path = os.path.join(args.write, name + ".png")
         hw.oled.to_png(path, scale=args.scale)
-        what = SCENES[name][3] if name in SCENES else "the error screen"
+        base, code = _split(name)
+        what = SCENES[base][3] if base in SCENES else "the error screen"
+        what += " (%s)" % code if code else ""
         print("%-12s %s  (%s)" % (name, path, what), file=sys.stderr)
 
 

@@ -7,6 +7,7 @@ pin map, where the buttons are wired.
 """
 import random
 
+from firmware import settings
 from hardware import config, pinmap
 from tools.play import KEY_NAMES
 
@@ -14,7 +15,9 @@ from tools.play import KEY_NAMES
 _GPIO = [int(p[2:]) for p in config.key_pins({s[0]: s[2] for s in pinmap.SETTINGS})]
 UP, DOWN, LEFT, RIGHT = "A0", "A1", "A2", "A3"  # A's near row in the menus
 STEP = 300  # ms between menu presses
-N_SETTINGS_CHOICES = (5, 2, 4, 3, 2, 2, 5, 2, 4, 2, 2, 5)  # firmware/settings.py FIELDS
+# How many choices each setting has (firmware/settings.py FIELDS), LANGUAGE included: the
+# tour walks every language.
+N_SETTINGS_CHOICES = tuple(len(f[1]) for f in settings.FIELDS)
 
 
 def gpio(key):
@@ -118,6 +121,12 @@ def tour(seed=1):
     s.tap(RIGHT)
     s.tap(LEFT)
     s.taps(DOWN, 3)
+    s.tap(RIGHT)  # HOW TO PLAY: its pages from both seats
+    s.taps(DOWN, 2)
+    s.tap("B1")
+    s.tap("A0")
+    s.tap("MENU")
+    s.tap(DOWN)
     s.tap(RIGHT)  # SELF TEST from the menu
     s.wait(1500)
     for key in sorted(KEY_NAMES, key=KEY_NAMES.get):

@@ -67,9 +67,17 @@ step("objects: the computer player (Bot)")
 import firmware  # noqa: E402
 from firmware.store import Log  # noqa: E402
 log = Log(hw.nvm)
-firmware.forget("storeload")  # as the app does after reading the nvm
+firmware.forget("firmware.storeload")  # as the app does after reading the nvm
 step("objects: the nvm log (Log)")
 from firmware.selftest import SelfTest  # noqa: E402
 st = SelfTest(kit, table.bg)
 step("objects: the self-test while open")
+st = None
+firmware.forget("firmware.selftest")
+step("(the self-test closed)")
+for _code in ("en", "fr", "pt"):  # one language at a time, as the handheld keeps them
+    __import__("firmware.lang_" + _code)
+    step("words: firmware/lang_%s.py (the chosen language)" % _code)
+    firmware.forget("firmware.lang_" + _code)
+    step("(that language let go: its short words stay interned)")
 print("PROBE done 0")

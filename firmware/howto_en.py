@@ -1,0 +1,15 @@
+"""HOW TO PLAY in English: four lines of 21 characters a page, each under its picture
+(firmware/howto.py PICTURES). docs/RULES.md says the same ("How the handheld teaches
+it")."""
+PAGES = (
+    ("EACH PLAYER GETS HALF", "THE DECK AND LAYS 4", "CARDS FACE UP. EMPTY",
+     "YOUR DECK FIRST: WIN!"),
+    ("TWO PILES THE SAME", "RANK, IN EITHER ROW?", "PRESS ONE: YOUR TOP",
+     "CARD GOES ON IT."),
+    ("THE OTHER 5 STILL", "MATCHES: COVER IT TOO", "IF YOU ARE QUICK.",
+     "FIRST PRESS WINS IT."),
+    ("NO PAIR LEFT? PLAY", "STOPS: NO MATCH. A", "PRESS ON A PILE THAT",
+     "MATCHES NOTHING: FOUL"),
+    ("THEN EACH PLAYER PUTS", "THEIR OWN ROW UNDER", "THEIR DECK, AND NEW",
+     "PILES ARE DEALT."),
+)

@@ -1,0 +1,14 @@
+"""COMMENT JOUER, en français (quatre lignes de 21 caractères par page : voir
+firmware/howto_en.py)."""
+PAGES = (
+    ("CHAQUE JOUEUR A LA", "MOITIÉ DU PAQUET ET", "POSE 4 CARTES. VIDEZ",
+     "VOTRE PAQUET: GAGNÉ!"),
+    ("DEUX PILES DE MÊME", "VALEUR, DANS UN RANG", "OU L'AUTRE ? APPUYEZ:",
+     "VOTRE CARTE VA DESSUS"),
+    ("L'AUTRE 5 EST LIBRE:", "COUVREZ-LE AUSSI, SI", "VOUS ÊTES RAPIDE. LE",
+     "PREMIER APPUI GAGNE."),
+    ("PLUS AUCUNE PAIRE ?", "PAUSE: PAS DE PAIRE.", "APPUYER SUR UNE PILE",
+     "SANS PAIRE: FAUTE !"),
+    ("CHACUN REMET SON RANG", "SOUS SON PAQUET, PUIS", "ON POSE DE NOUVELLES",
+     "PILES."),
+)

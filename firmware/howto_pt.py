@@ -1,0 +1,14 @@
+"""COMO JOGAR, em português (quatro linhas de 21 caracteres por página: veja
+firmware/howto_en.py)."""
+PAGES = (
+    ("CADA UM RECEBE MEIO", "BARALHO E ABRE 4", "CARTAS. ESVAZIE O SEU",
+     "MONTE ANTES: VENCEU!"),
+    ("DUAS PILHAS DE MESMO", "VALOR, EM QUALQUER", "FILA? APERTE UMA: SUA",
+     "CARTA VAI POR CIMA."),
+    ("A OUTRA PILHA AINDA", "FAZ PAR: CUBRA TAMBÉM", "SE FOR RÁPIDO. QUEM",
+     "APERTA PRIMEIRO LEVA."),
+    ("SEM PAR NA MESA? O", "JOGO PARA: SEM PAR.", "APERTAR UMA PILHA SEM",
+     "PAR É FALTA!"),
+    ("CADA UM PÕE A SUA", "FILA EMBAIXO DO SEU", "MONTE, E NOVAS PILHAS",
+     "SÃO ABERTAS."),
+)

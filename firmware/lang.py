@@ -1,0 +1,37 @@
+"""The language the handheld speaks. Each language is one module of words
+(firmware/lang_en.py, lang_fr.py, lang_pt.py, the same names in each), and only the
+chosen one is in the heap: use() imports it and lets the one before go.
+
+    from firmware import lang
+    lang.use("fr")
+    line.show(lang.words.TOO_LATE)
+"""
+import sys
+
+import firmware
+
+if False:  # names for type annotations: mypy reads them, the compiler drops them
+    import types
+
+CODES = ("en", "fr", "pt")  # the LANGUAGE setting's choices, in its order
+
+# The chosen language's module; None until use() is first called.
+words = None  # type: types.ModuleType  # type: ignore[assignment]
+code = ""  # the chosen language's code
+
+
+def use(language: str) -> None:
+    """Speak a language: "en", "fr" or "pt" (English for any other). The app chooses one
+    as it starts; another is chosen by starting afresh (firmware/app.py: restart)."""
+    global words, code
+    if language not in CODES:
+        language = "en"
+    name = "firmware.lang_" + language
+    if words is not None and words.__name__ == name:
+        return
+    words = None  # type: ignore[assignment]
+    for other in CODES:  # the language spoken until now leaves the heap first
+        firmware.forget("firmware.lang_" + other)
+    __import__(name)
+    words = sys.modules[name]
+    code = language

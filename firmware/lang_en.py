@@ -1,0 +1,76 @@
+"""English: every word the handheld shows.
+
+A language is one module like this one (firmware/lang_fr.py, lang_pt.py): the same names,
+the same shapes, capitals only (the font draws A-Z, digits, some punctuation and the
+accented capitals of French and Portuguese). tests/test_lang.py draws every string of
+every language where it is shown and fails on one that overflows or has no glyph. The
+widths: an info-line message 12 characters, a banner 10, a page title 19, a menu line 20
+(its label, a space and its value), a line of text 21.
+"""
+from firmware.glyphs import ICON_LOCK
+
+NAME = "ENGLISH"
+
+# During play, on a player's info line (12 characters).
+LOCKED = chr(ICON_LOCK) + " LOCKED"  # after a foul, during the lockout (a padlock first)
+FOUL = "FOUL"  # after a foul, with LOCKOUT OFF
+TOO_LATE = "TOO LATE"  # a collision: someone else covered that pile first
+NO_MATCH = "NO MATCH"  # play has stalled: the rows are collected and dealt again
+NEXT = "ANY KEY:NEXT"  # after a game
+TO_MENU = "ANY KEY:MENU"  # after the match
+JOINED = "B JOINS IN"  # someone took the computer's seat
+KEYS_LOST = "KEYS LOST"  # the key queue overflowed
+KEY_UNKNOWN = "KEY ?"  # a key the key map does not know
+KEY_HELD = "KEY HELD"  # a key down for seconds: ignored until released
+
+# At the end of a game, across each player's row (10 characters).
+YOU_WIN = "YOU WIN!"
+YOU_LOSE = "YOU LOSE"
+DRAW = "DRAW"
+MATCH_WON = "MATCH WON!"
+MATCH_LOST = "MATCH LOST"
+
+# Pages. The main menu's items (in this order: firmware/menus.py) also title the pages
+# they open.
+TITLE = "CALIFORNIA SPEED"
+MAIN = ("2 PLAYERS", "VS COMPUTER", "CPU LEVEL", "SETTINGS", "STATISTICS", "HOW TO PLAY",
+        "SELF TEST")
+PAUSED = "PAUSED"
+PAUSE = ("RESUME", "DECLARE DRAW", "QUIT MATCH")
+BACK = "MENU:BACK"  # the hint at the foot of a page, after the arrows
+
+# SETTINGS: each setting's label and its choices, in firmware/settings.py's order.
+FIELDS = (
+    ("MATCH", ("1 GAME", "FIRST TO 2", "FIRST TO 3", "FIRST TO 4", "FIRST TO 5")),
+    ("PILES", ("4 A ROW", "3 A ROW")),
+    ("LOCKOUT", ("400 MS", "200 MS", "800 MS", "OFF")),
+    ("MATCH BY", ("RANK", "SUIT", "RANK/SUIT")),
+    ("DOUBLES", ("OFF", "ON")),
+    ("DEADLOCK", ("DRAW", "FEWER WIN")),
+    ("CPU", ("ROOKIE", "CASUAL", "QUICK", "SHARP", "LIGHTNING")),
+    ("SOUND", ("ON", "OFF")),
+    ("CONTRAST", ("HIGH", "MEDIUM", "LOW", "LOWEST")),
+    ("FLIP SCREEN", ("OFF", "ON")),
+    ("HINTS", ("OFF", "ON")),
+    ("SLEEP", ("2 MIN", "5 MIN", "10 MIN", "1 MIN", "NEVER")),
+    ("HANDICAP", ("B+8", "B+6", "B+4", "B+2", "EVEN", "A+2", "A+4", "A+6", "A+8")),
+    ("AUTO HANDICAP", ("OFF", "ON")),
+    ("LANGUAGE", ("ENGLISH", "FRANÇAIS", "PORTUGUÊS")),
+)
+
+# STATISTICS: a label for each line (firmware/statspage.py gives the values).
+STATS = ("MATCHES", "GAMES", "WINS A", "WINS B", "DRAWS", "FASTEST WIN", "LONGEST",
+         "AVG COVER", "STREAK")
+SECONDS = "%d.%d S"  # seconds and tenths
+
+# SELF TEST (for builders).
+SELFTEST = "SELF TEST  HOLD MENU"
+SELFTEST_INFO = "I2C %02X %dK MEM %s"  # address, bus kHz, free memory
+NEAR = "NEAR"  # a key of a player's near row
+FAR = "FAR"
+KEY = "KEY %d"  # a key the key map does not know
+DOWN = "DOWN"  # pressed
+UP = "UP"  # released
+
+# The error screen: what happened goes between the first line and the other two.
+ERROR = ("SORRY - IT STOPPED", "DETAILS: SERIAL PORT", "ANY KEY: RESTART")

@@ -1,0 +1,156 @@
+"""The handheld's languages: every language has every word, in the same shape, and every
+string fits where it is drawn and has a glyph for each of its characters."""
+import importlib
+
+import pytest
+
+from firmware import glyphs, lang, lang_en, settings as settings_mod
+from firmware.menu import ROWS, hint
+from firmware.ui import LINE_CHARS
+
+LANGUAGES = {code: importlib.import_module("firmware.lang_" + code) for code in lang.CODES}
+HOWTO = {LANGUAGES[code].NAME: importlib.import_module("firmware.howto_" + code)
+         for code in lang.CODES}
+NAMES = sorted(n for n in vars(lang_en) if n.isupper() and n != "ICON_LOCK")
+
+MESSAGE = 12  # an info line's message (firmware/table.py: _MSG_LEN)
+BANNER = 10  # a banner's double-size characters (firmware/ui.py: Banner)
+TITLE = LINE_CHARS - 2  # centred, with room for the scroll arrow in the last column
+ITEM = LINE_CHARS - 1  # after the chosen-item arrow: a label, a space, its value
+
+# The widest value each statistics line can show (firmware/statspage.py).
+_COUNT = "99999"
+
+
+def _stats_values(w):
+    secs = w.SECONDS % (3599, 9)  # an hour
+    return [_COUNT] * 5 + [secs, secs, w.SECONDS % (99, 9), "B X999"]
+
+
+def _drawn(text):
+    """Every character has a glyph of its own (the '?' placeholder only for '?')."""
+    missing = [c for c in text if glyphs.font_tile(ord(c)) == glyphs.FONT_PLACEHOLDER
+               and c != "?"]
+    return not missing, missing
+
+
+def _fits(text, width):
+    return len(text) <= width
+
+
+@pytest.mark.parametrize("code", lang.CODES)
+def test_every_language_has_every_word_in_the_same_shape(code):
+    w = LANGUAGES[code]
+    mine = sorted(n for n in vars(w) if n.isupper() and n != "ICON_LOCK")
+    assert mine == NAMES
+    for name in NAMES:
+        a, b = getattr(lang_en, name), getattr(w, name)
+        assert type(a) is type(b), name
+        if isinstance(a, tuple):
+            assert len(a) == len(b), name
+    for (label, choices), field in zip(w.FIELDS, settings_mod.FIELDS):
+        assert isinstance(label, str) and len(choices) == len(field[1]), (code, field[0])
+    assert len(w.FIELDS) == len(settings_mod.FIELDS)
+    assert w.FIELDS[settings_mod.KEYS.index("language")][1] == tuple(
+        LANGUAGES[c].NAME for c in lang.CODES)  # each language by its own name
+    assert w.SECONDS % (12, 3) != w.SECONDS  # seconds and tenths
+
+
+def _strings(w):
+    """(where, text, width) for every string of a language, as the handheld draws it."""
+    out = []
+    for name in ("LOCKED", "FOUL", "TOO_LATE", "NO_MATCH", "NEXT", "TO_MENU", "JOINED",
+                 "KEYS_LOST", "KEY_UNKNOWN", "KEY_HELD"):
+        out.append((name, getattr(w, name), MESSAGE))
+    for name in ("YOU_WIN", "YOU_LOSE", "DRAW", "MATCH_WON", "MATCH_LOST"):
+        out.append((name, getattr(w, name), BANNER))
+    for title in (w.TITLE, w.PAUSED) + w.MAIN:  # the main items title their pages
+        out.append(("title", title, TITLE))
+    for item in w.MAIN + w.PAUSE:
+        out.append(("item", item, ITEM))
+    level = settings_mod.KEYS.index("level")
+    for value in w.FIELDS[level][1]:  # the main menu shows the CPU level beside its item
+        out.append(("CPU LEVEL item", w.MAIN[2] + " " + value, ITEM))
+    for label, choices in w.FIELDS:
+        for value in choices:
+            out.append(("setting", label + " " + value, ITEM))
+    for label, value in zip(w.STATS, _stats_values(w)):
+        out.append(("statistics", label + " " + value, ITEM))
+    out.append(("hint", hint(w.BACK), LINE_CHARS - 1))  # the scroll arrow is in the last column
+    out.append(("self-test", w.SELFTEST, LINE_CHARS))
+    out.append(("self-test", w.SELFTEST_INFO % (0x3D, 1000, "999K"), LINE_CHARS))
+    for where in (w.NEAR, w.FAR):
+        for state in (w.DOWN, w.UP):
+            out.append(("self-test key", "B %s 4 %s" % (where, state), LINE_CHARS))
+    out.append(("self-test key", w.KEY % 99 + " " + w.DOWN, LINE_CHARS))
+    for line in w.ERROR:
+        out.append(("error", line, LINE_CHARS))
+    pages = HOWTO.get(getattr(w, "NAME", ""), ())
+    for page in getattr(pages, "PAGES", ()):
+        for line in page:
+            out.append(("how to play", line, LINE_CHARS))
+    out.append(("how to play foot", "%s%s %d/%d  %s" % ("^", "v", 5, 5, w.BACK), LINE_CHARS))
+    return out
+
+
+@pytest.mark.parametrize("code", lang.CODES)
+def test_every_string_fits_where_it_is_drawn_and_has_its_glyphs(code):
+    bad = []
+    for where, text, width in _strings(LANGUAGES[code]):
+        ok, missing = _drawn(text)
+        if not ok:
+            bad.append("%s %r: no glyph for %r" % (where, text, "".join(missing)))
+        if not _fits(text, width):
+            bad.append("%s %r: %d characters, room for %d" % (where, text, len(text), width))
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("code", lang.CODES)
+def test_how_to_play_has_four_lines_under_each_picture_in_every_language(code):
+    from firmware.howto import PICTURES
+    pages = HOWTO[LANGUAGES[code].NAME].PAGES
+    assert len(pages) == len(PICTURES)
+    assert all(len(page) == 4 and all(isinstance(t, str) for t in page) for page in pages)
+
+
+def test_docs_rules_and_the_handheld_teach_the_same_game():
+    import os
+    import re
+    from firmware import howto_en
+    with open(os.path.join(os.path.dirname(__file__), "..", "docs", "RULES.md")) as f:
+        rules = f.read()
+    section = rules[rules.index("## How the handheld teaches it"):]
+    section = re.sub(r"\s+", " ", section[:section.index("\n## ", 10)])
+    for page in howto_en.PAGES:
+        assert re.sub(r"\s+", " ", " ".join(page)) in section, page
+
+
+def test_the_check_finds_an_overflow_and_a_missing_glyph():
+    class Broken:
+        pass
+    w = Broken()
+    for name in NAMES:
+        setattr(w, name, getattr(lang_en, name))
+    w.TOO_LATE = "FAR TOO LATE NOW"  # 16 > 12
+    w.FOUL = "FAUTE \u00c6"  # no glyph for AE
+    found = {(where, text) for where, text, width in _strings(w)
+             if not _fits(text, width) or not _drawn(text)[0]}
+    assert ("TOO_LATE", "FAR TOO LATE NOW") in found and ("FOUL", "FAUTE \u00c6") in found
+
+
+def test_the_statistics_page_shows_one_value_for_each_label():
+    from firmware import statspage
+    from firmware.stats import Stats
+    lang.use("en")
+    assert len(statspage.values(Stats())) == len(lang_en.STATS) > ROWS
+
+
+def test_only_the_chosen_language_is_imported():
+    import sys
+    lang.use("fr")
+    assert lang.words is sys.modules["firmware.lang_fr"]
+    assert "firmware.lang_en" not in sys.modules and "firmware.lang_pt" not in sys.modules
+    lang.use("pt")
+    assert "firmware.lang_fr" not in sys.modules and lang.words.NAME == "PORTUGUÊS"
+    lang.use("xx")  # not a language: English
+    assert lang.words.NAME == "ENGLISH"
