@@ -86,6 +86,8 @@ def test_the_handicap_study_deals_the_faster_bot_more_cards_and_sums_up_the_csv(
     assert summary["handicap"]["180"]["slower_wins"]["8"] == round(slower_won / len(cell), 4)
     assert summary["handicap"]["180"]["games"]["8"] == 6
     assert "handicap, 180 ms slower" in r.stdout
+    assert sim.plan_size(1, [3], ["standard"], 6) == len(list(sim.plan(1, [3], ["standard"],
+                                                                       1, 6)))
     # the standard study's figures leave the handicap games out
     assert summary["variants"]["standard"]["games"] == 1 + 2  # levels, then variants
 

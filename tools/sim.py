@@ -86,32 +86,37 @@ def row(study, variant, seed, la, lb, g, length, slow_a=0, slow_b=0):
     }
 
 
+def plan_size(games, levels, variants, handicap_games=0):
+    """How many games plan() yields."""
+    return (len(levels) ** 2 * games + len(variants) * games * 2
+            + len(GAPS_MS) * len(HANDICAPS) * handicap_games)
+
+
 def plan(games, levels, variants, seed, handicap_games=0):
-    """The list of (study, variant, seed, level_a, level_b, slow_a, slow_b, handicap) to
-    play. The handicap study plays handicap_games per gap and handicap, the faster bot
-    in seat A for half of them and in seat B for the other half."""
-    jobs = []
+    """The (study, variant, seed, level_a, level_b, slow_a, slow_b, handicap) of each game
+    to play, one at a time (a study of millions of games is not held in memory). The
+    handicap study plays handicap_games per gap and handicap, the faster bot in seat A
+    for half of them and in seat B for the other half."""
     s = seed
     for la in levels:  # every pairing of the chosen levels, standard rules
         for lb in levels:
             for _ in range(games):
-                jobs.append(("levels", "standard", s, la, lb, 0, 0, 0))
+                yield ("levels", "standard", s, la, lb, 0, 0, 0)
                 s += 1
     mid = levels[len(levels) // 2]
     for name in variants:  # each variant with two equal players
         for _ in range(games * 2):
-            jobs.append(("variants", name, s, mid, mid, 0, 0, 0))
+            yield ("variants", name, s, mid, mid, 0, 0, 0)
             s += 1
     lv = HANDICAP_LEVEL
     for gap in GAPS_MS:
         for h in HANDICAPS:
             for i in range(handicap_games):
                 if i & 1:  # B is faster: B is dealt the extra cards
-                    jobs.append(("handicap", "standard", s, lv, lv, gap, 0, -h))
+                    yield ("handicap", "standard", s, lv, lv, gap, 0, -h)
                 else:
-                    jobs.append(("handicap", "standard", s, lv, lv, 0, gap, h))
+                    yield ("handicap", "standard", s, lv, lv, 0, gap, h)
                 s += 1
-    return jobs
 
 
 class Progress:
@@ -138,7 +143,8 @@ class Progress:
 
 
 def run(jobs, csv_path, progress=None):
-    """Play the jobs, writing each game's row as it finishes; returns the rows."""
+    """Play the jobs (an iterable; progress knows how many), writing each game's row as it
+    finishes; returns the rows."""
     rows = []
     with open(csv_path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)
@@ -150,7 +156,7 @@ def run(jobs, csv_path, progress=None):
                 r = row(study, variant, seed, la, lb, g, length, sa, sb)
                 w.writerow(r)
                 rows.append(r)
-                if progress and (i & 31 == 31 or i + 1 == len(jobs)):
+                if progress and (i & 31 == 31 or i + 1 == progress.total):
                     f.flush()
                     progress.show(i + 1)
         except KeyboardInterrupt:
@@ -384,11 +390,12 @@ def main(argv=None):
         ap.error("cannot create --out %s: %s" % (args.out, e))
     csv_path = os.path.join(args.out, "games.csv")
     jobs = plan(args.games, args.levels, args.variants, args.seed, args.handicap_games)
-    print("%d games -> %s" % (len(jobs), csv_path), file=sys.stderr)
+    total = plan_size(args.games, args.levels, args.variants, args.handicap_games)
+    print("%d games -> %s" % (total, csv_path), file=sys.stderr)
     t0 = time.monotonic()
     interrupted = False
     try:
-        rows = run(jobs, csv_path, Progress(len(jobs)))
+        rows = run(jobs, csv_path, Progress(total))
     except KeyboardInterrupt:
         interrupted = True
         rows = read_csv(csv_path)
