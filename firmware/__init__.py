@@ -2,9 +2,9 @@
 
 
 def forget(name: str) -> None:
-    """Let a module (e.g. "firmware.menus") go from the heap; it is imported again when
-    next wanted. For code the board needs only now and then: the menus during play, the
-    computer player in a two-player match, the self-test, the nvm reader."""
+    """Let a module (e.g. "firmware.selftest") go from the heap; it is imported again when
+    next wanted. For code the board needs only now and then: the computer player outside
+    solo play, the self-test, HOW TO PLAY, a language not chosen, the nvm reader."""
     import sys
     sys.modules.pop(name, None)
     dot = name.rfind(".")

@@ -1,4 +1,5 @@
-"""The menus: main menu, settings, statistics and pause, driven by the buttons.
+"""The menus: main menu, settings, statistics and pause, driven by the buttons (HOW TO
+PLAY's pages are firmware/howto.py, on the same page).
 
 Any player's buttons work, near or far row alike, from their own seat: the first is UP,
 the second DOWN, the third LEFT (previous value), the fourth RIGHT (next value, or choose
