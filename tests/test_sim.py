@@ -101,9 +101,12 @@ def test_a_slowed_bot_reacts_later_by_exactly_the_gap():
 
 
 def test_an_interrupted_run_keeps_what_it_wrote(tmp_path):
+    # (SIGINT as a terminal delivers it: a job started in the background inherits it
+    # ignored, and Python then never raises KeyboardInterrupt)
     p = subprocess.Popen([sys.executable, "-m", "tools.sim", "--games", "100000", "--out",
                           str(tmp_path), "--no-plots"], cwd=mpy.ROOT,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     csv_path = tmp_path / "games.csv"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
