@@ -52,8 +52,6 @@ _RETRY_S = const(3)  # the hardware would not start: try again this much later
 # tidy: a new block of each tally (8 + 32 x 3) or a statistics record (49)
 _RESERVE = const(208)
 
-
-
 # Code imported when it is wanted and let go after: each is imported once as the app starts,
 # so that its names (which stay in the heap for good) do not arrive in the middle of play.
 _NOW_AND_THEN = ("engine.bot", "firmware.selftest", "firmware.howto", "firmware.statspage")
@@ -351,8 +349,7 @@ class App:
             g = self.match.game
             if g.phase == engine.MATCH_OVER and self.settings.match_won(g.match_winner):
                 self.settings_done(True)  # AUTO HANDICAP moved: saved, and the next match
-                if self.fixed_rules is None:  # is dealt with it
-                    self.rules = self.settings.rules()
+                self._take_rules()  # is dealt with it
         else:
             gc.collect()
             self.tidy()
@@ -458,11 +455,13 @@ class App:
             self.sound.stop()
         self.display.brightness = s.value("contrast") / 255
         self.match.hints = bool(s.value("hints"))
-        if self.fixed_rules is None:
-            rules = s.rules()
-            if rules != self.rules:
-                self.rules = rules
+        self._take_rules()
         self._face(0)
+
+    def _take_rules(self) -> None:
+        """The next match is dealt with the settings' rules (unless rules were given)."""
+        if self.fixed_rules is None:
+            self.rules = self.settings.rules()
 
     def settings_done(self, changed: bool) -> None:
         """Leaving the settings page: save them if they changed."""

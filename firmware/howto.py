@@ -7,7 +7,7 @@ only while the pages are open. UP and LEFT turn back a page, DOWN and RIGHT on; 
 back to the menu.
 """
 from firmware import glyphs, lang
-from firmware.ui import W, CELL_H, outline
+from firmware.ui import W, CELL_H, outline, underline
 from hardware.keymap import UP, LEFT, BACK
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
@@ -75,10 +75,7 @@ class HowTo:
             x = i * _CELL_W
             outline(pic, x + 1, 0, _CELL_W - 2, CELL_H)
             self._card(cards[i], x + (_CELL_W - glyphs.RANK_W - 1 - glyphs.SUIT_W) // 2)
-            if (marks >> i) & 1:  # underlined, as a training hint underlines a pile
-                at = (CELL_H - 2) * W + x
-                for p in range(at + 6, at + _CELL_W - 6):
-                    pic[p] = 1
+            underline(pic, x, CELL_H - 2, _CELL_W, (marks >> i) & 1)  # as a hint does
         text = self.words.PAGES[self.page]
         lines = self.view.lines
         for i in range(4):

@@ -17,7 +17,7 @@ CODES = ("en", "fr", "pt")  # the LANGUAGE setting's choices, in its order
 
 # The chosen language's module; None until use() is first called.
 words = None  # type: types.ModuleType  # type: ignore[assignment]
-code = ""  # the chosen language's code
+code = ""  # the chosen language's code ("" until use() is first called)
 
 
 def use(language: str) -> None:
@@ -26,12 +26,12 @@ def use(language: str) -> None:
     global words, code
     if language not in CODES:
         language = "en"
-    name = "firmware.lang_" + language
-    if words is not None and words.__name__ == name:
+    if language == code:
         return
     words = None  # type: ignore[assignment]
-    for other in CODES:  # the language spoken until now leaves the heap first
+    for other in CODES:  # the language spoken until now (and any other) goes first
         firmware.forget("firmware.lang_" + other)
+    name = "firmware.lang_" + language
     __import__(name)
     words = sys.modules[name]
     code = language

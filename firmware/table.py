@@ -11,7 +11,7 @@ import displayio
 
 from engine.ticks import ticks_add, ticks_diff
 from firmware import glyphs
-from firmware.ui import W, CELL_H, LINE_CHARS, Cell, TextLine, Banner, outline
+from firmware.ui import W, CELL_H, LINE_CHARS, Cell, TextLine, Banner, outline, underline
 
 try:
     from micropython import const
@@ -220,8 +220,4 @@ class Table:
             on = (mask >> p) & 1
             x, y = self._cell_at(p)
             y += 1 if p >= n else CELL_H - 2  # under the card as its player sees it
-            at = y * W + x
-            for i in range(at + 6, at + w - 6):
-                if self.bg[i] != on:
-                    self.bg[i] = on
-                    self.kit.changes += 1
+            self.kit.changes += underline(self.bg, x, y, w, on)

@@ -185,6 +185,18 @@ def outline(bmp: displayio.Bitmap, x0: int, y0: int, w: int, h: int, value: int 
         bmp[y * bw + x0 + w - 1] = value
 
 
+def underline(bmp: displayio.Bitmap, x: int, y: int, w: int, value: int) -> int:
+    """The mark under a card in a cell of width w at (x, y): row y, inset 6 pixels each
+    side (a training hint). Returns how many pixels changed."""
+    at = y * bmp.width + x
+    changed = 0
+    for i in range(at + 6, at + w - 6):
+        if bmp[i] != value:
+            bmp[i] = value
+            changed += 1
+    return changed
+
+
 class Banner:
     """A box with one line of double-size text across a player's row, facing that player.
 
