@@ -17,6 +17,9 @@ from tools import deploy
 
 ROOT = deploy.ROOT
 LIB = "lib/adafruit_displayio_ssd1306.mpy"
+# Everything a bundle gives for deploy.LIBRARIES: a module, a package, and a module.
+LIBS = (LIB, "lib/adafruit_display_text/__init__.mpy",
+        "lib/adafruit_display_text/bitmap_label.mpy", "lib/adafruit_ticks.mpy")
 BOOT_OUT = ("Adafruit CircuitPython 10.3.0 on 2026-11-20; Raspberry Pi Pico with rp2040\n"
             "Board ID:raspberry_pi_pico\n")
 THEIR_CODE = b"print('someone else was here')\n"
@@ -64,7 +67,9 @@ def drive(tmp_path):
 def bundle(tmp_path):
     b = tmp_path / "adafruit-circuitpython-bundle-10.x-mpy-20261120"
     (b / "lib").mkdir(parents=True)
-    (b / LIB).write_bytes(b"C\x06fake ssd1306 driver")
+    (b / "lib" / "adafruit_display_text").mkdir()
+    for rel in LIBS:
+        (b / rel).write_bytes(b"C\x06fake " + rel.encode())
     return b
 
 
@@ -128,11 +133,12 @@ def test_first_deploy_copies_everything_verified_with_manifest(run, drive, proje
     want = expected(project)
     for rel, data in want.items():
         assert (drive / rel).read_bytes() == data, rel
-    assert (drive / LIB).read_bytes() == (bundle / LIB).read_bytes()
+    for rel in LIBS:
+        assert (drive / rel).read_bytes() == (bundle / rel).read_bytes()
     assert not (drive / "firmware" / "code.py").exists()
     assert not list((drive / "hardware").glob("virtual*"))
     files = manifest(drive)
-    assert set(files) == set(want) | {LIB}
+    assert set(files) == set(want) | set(LIBS)
     for rel, e in files.items():
         data = (drive / rel).read_bytes()
         assert e == {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
@@ -141,7 +147,7 @@ def test_first_deploy_copies_everything_verified_with_manifest(run, drive, proje
     assert (drive / "boot_out.txt").read_text() == BOOT_OUT
     assert (drive / "code.py.bak").read_bytes() == THEIR_CODE
     assert "CircuitPython 10.3.0" in out
-    assert "%d copied" % (len(want) + 1) in out and "verified" in out
+    assert "%d copied" % (len(want) + len(LIBS)) in out and "verified" in out
     assert "restarts by itself when code.py changes" in out and "serial console" in out
     assert leftovers(drive) == []
 
@@ -267,6 +273,12 @@ def test_missing_bundle_or_library(run, drive, tmp_path):
     empty = tmp_path / "adafruit-circuitpython-bundle-10.x-mpy-empty"
     (empty / "lib").mkdir(parents=True)
     code, _, err = run("--bundle", str(empty))
+    assert code == 1 and "adafruit_displayio_ssd1306 and adafruit_display_text and " \
+        "adafruit_ticks are not in the bundle" in err
+    (empty / "lib" / "adafruit_ticks.py").write_text("")
+    (empty / "lib" / "adafruit_display_text").mkdir()
+    (empty / "lib" / "adafruit_display_text" / "__init__.py").write_text("")
+    code, _, err = run("--bundle", str(empty))
     assert code == 1 and "adafruit_displayio_ssd1306 is not in the bundle" in err
     assert tree(drive) == before
 
@@ -279,6 +291,10 @@ def test_no_circup_and_no_bundle(run, drive):
     assert "adafruit-circuitpython-bundle-10.x-mpy" in err  # the bundle of CircuitPython 10
     assert tree(drive) == before
     (drive / LIB).write_bytes(b"already there")
+    code, out, err = run(libs=False)
+    assert code == 1 and "circup is not on PATH" in err  # one of three is not enough
+    (drive / "lib" / "adafruit_display_text").mkdir()
+    (drive / "lib" / "adafruit_ticks.mpy").write_bytes(b"already there")
     code, out, _ = run(libs=False)
     assert code == 0 and "already on the drive; not updated" in out
 
@@ -293,7 +309,8 @@ def test_circup_installs_the_library(run, drive, monkeypatch):
     monkeypatch.setattr(deploy, "run_circup", fake_circup)
     code, out, _ = run(libs=False)
     assert code == 0
-    assert calls == [["circup", "--path", str(drive), "install", "adafruit_displayio_ssd1306"]]
+    assert calls == [["circup", "--path", str(drive), "install", "adafruit_displayio_ssd1306",
+                      "adafruit_display_text", "adafruit_ticks"]]
     code, out, _ = run("--dry-run", libs=False)
     assert len(calls) == 1 and "would run     circup --path" in out
 
@@ -303,7 +320,7 @@ def test_circup_failing_is_reported(run, drive, monkeypatch):
     monkeypatch.setattr(deploy, "run_circup", lambda cmd: False)
     code, _, err = run(libs=False)
     assert code == 1
-    assert "circup failed" in err and "was NOT installed" in err and "not copied (0)" in err
+    assert "circup failed" in err and "were NOT installed" in err and "not copied (0)" in err
     assert (drive / "engine" / "game.py").exists()
 
 
@@ -331,7 +348,8 @@ def failing_write(n, err, once=False):
 
 
 def test_drive_full_mid_way(run, drive, project, bundle, monkeypatch):
-    order = [dest for dest, _ in deploy.sources(str(project), [(LIB, str(bundle / LIB))])]
+    order = [dest for dest, _ in deploy.sources(str(project),
+                                                [(rel, str(bundle / rel)) for rel in LIBS])]
     monkeypatch.setattr(deploy, "_write", failing_write(5, errno.ENOSPC, once=True))
     code, out, err = run()
     assert code == 1

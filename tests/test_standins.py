@@ -26,7 +26,7 @@ def _stub_path(module):
 
 MODULES = ("board", "busio", "busdisplay", "displayio", "i2cdisplaybus", "keypad",
            "microcontroller", "nvm", "pwmio", "supervisor", "traceback", "watchdog",
-           "alarm", "alarm.pin")
+           "alarm", "alarm.pin", "fontio", "terminalio", "bitmaptools")
 
 # (module, qualified name): why the stand-in differs from the stub, and the source.
 STUB_ERRATA = {

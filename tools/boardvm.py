@@ -23,7 +23,6 @@ ENV_VM = "CIRCUITPYTHON"
 ENV_MPY = "CIRCUITPY_MPY_CROSS"
 HOWTO = ("set CIRCUITPYTHON to CircuitPython 10's unix port and CIRCUITPY_MPY_CROSS to its "
          "mpy-cross (README: 'CircuitPython's own VM')")
-LIBRARY = "adafruit_displayio_ssd1306"
 
 
 class ToolchainError(Exception):
@@ -73,13 +72,24 @@ def compile_mpy(src, dst, compiler=None):
 
 
 def library_bundle(dest):
-    """A folder with lib/adafruit_displayio_ssd1306.mpy built from the pinned package
-    (what deploy --bundle takes): the board gets the library the desktop runs."""
+    """A folder with lib/ holding deploy's LIBRARIES compiled from the pinned packages
+    (what deploy --bundle takes): the board gets the libraries the desktop runs."""
     import importlib.util
-    source = importlib.util.find_spec(LIBRARY).origin  # not imported: Blinka would talk
-    os.makedirs(os.path.join(dest, "lib"), exist_ok=True)
-    compile_mpy(source,
-                os.path.join(dest, "lib", LIBRARY + ".mpy"))
+    from tools.deploy import LIBRARIES
+    compiler = mpy_cross()
+    lib = os.path.join(dest, "lib")
+    os.makedirs(lib, exist_ok=True)
+    for name in LIBRARIES:
+        spec = importlib.util.find_spec(name)  # not imported: Blinka would talk
+        if spec.submodule_search_locations:  # a package: each of its modules
+            package = list(spec.submodule_search_locations)[0]
+            os.makedirs(os.path.join(lib, name), exist_ok=True)
+            for f in sorted(os.listdir(package)):
+                if f.endswith(".py"):
+                    compile_mpy(os.path.join(package, f),
+                                os.path.join(lib, name, f[:-3] + ".mpy"), compiler)
+        else:
+            compile_mpy(spec.origin, os.path.join(lib, name + ".mpy"), compiler)
     return dest
 
 
@@ -104,9 +114,58 @@ def build_tree(dest, use_mpy=True):
     return dest
 
 
+FONT_FILE = "terminalio_font.bin"
+
+
+def terminal_font():
+    """The board's terminalio.FONT as the fontio stand-in reads it: width and height, then
+    a 1-bit displayio.Bitmap of printable ASCII (32..126), one 6 x 12 tile each in a row,
+    rows padded to 32-bit words, lowest bit first. Drawn from the Terminus font (ter-u12n)
+    that the pinned Blinka ships, the font CircuitPython builds terminalio from."""
+    import importlib.util
+    resources = list(importlib.util.find_spec("displayio").submodule_search_locations)[0]
+    with open(os.path.join(resources, "resources", "ter-u12n.bdf")) as f:
+        lines = f.read().splitlines()
+    box = [int(v) for v in next(ln for ln in lines if ln.startswith("FONTBOUNDINGBOX")).split()[1:]]
+    w, h, x0, y0 = box
+    first, count = 32, 95
+    stride = (w * count + 31) // 32 * 4
+    data = bytearray(2 + stride * h)
+    data[0], data[1] = w, h
+    glyphs = {}
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("ENCODING "):
+            code = int(lines[i].split()[1])
+            j = i
+            while not lines[j].startswith("BBX "):
+                j += 1
+            bw, bh, bx, by = [int(v) for v in lines[j].split()[1:]]
+            while lines[j] != "BITMAP":
+                j += 1
+            glyphs[code] = (bw, bh, bx, by, [int(r, 16) for r in lines[j + 1:j + 1 + bh]],
+                            len(lines[j + 1]) * 4)
+            i = j
+        i += 1
+    for code in range(first, first + count):
+        bw, bh, bx, by, rows, bits = glyphs[code]
+        top = (h + y0) - (bh + by)  # rows from the tile's top to the glyph's
+        for r, row in enumerate(rows):
+            for c in range(bw):
+                if row >> (bits - 1 - c) & 1:
+                    x, y = (code - first) * w + bx - x0 + c, top + r
+                    if 0 <= x - (code - first) * w < w and 0 <= y < h:
+                        data[2 + y * stride + x // 8] |= 1 << (x % 8)
+    return bytes(data)
+
+
 def bench_dir(dest):
-    """The stand-ins compiled to .mpy in dest (less of the heap goes to the bench)."""
+    """The stand-ins compiled to .mpy in dest (less of the heap goes to the bench), with
+    the board's built-in font beside them."""
     compiler = mpy_cross()
+    os.makedirs(dest, exist_ok=True)
+    with open(os.path.join(dest, FONT_FILE), "wb") as f:
+        f.write(terminal_font())
     for base, _, files in os.walk(STANDINS):
         rel = os.path.relpath(base, STANDINS)
         if "__pycache__" in rel:

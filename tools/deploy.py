@@ -9,9 +9,11 @@ by name), settings.toml, and the board code of engine/, firmware/ and hardware/
 (tools/boardcode.py says which files) compiled to .mpy with CircuitPython's own mpy-cross
 (--mpy-cross PATH, or $CIRCUITPY_MPY_CROSS): a .py is compiled in the board's RAM at
 import, which costs tens of KB of heap, and CircuitPython refuses MicroPython's .mpy.
-Without that compiler the packages go as .py, and deploy says so. Also
-adafruit_displayio_ssd1306 in lib/: with circup when it is on PATH, else from an unzipped
-Adafruit bundle (adafruit-circuitpython-bundle-10.x-mpy-*/) given with --bundle.
+Without that compiler the packages go as .py, and deploy says so. Also the Adafruit
+libraries in lib/: adafruit_displayio_ssd1306 (the OLED's driver), adafruit_display_text
+and adafruit_ticks, which it needs (the error screen's text): with circup when it is on
+PATH, else from an unzipped Adafruit bundle (adafruit-circuitpython-bundle-10.x-mpy-*/)
+given with --bundle.
 
 Only files whose content differs are copied, code.py last; each goes to a temporary name
 beside it and is renamed into place, and all are read back and checked (SHA-256). The
@@ -44,7 +46,8 @@ MPY_CROSS_ENV = "CIRCUITPY_MPY_CROSS"
 BOARD_MAJOR = 10  # the CircuitPython the firmware and its .mpy files are made for
 MANIFEST = ".california-speed.json"
 SETTINGS = "settings.toml"
-LIBRARY = "adafruit_displayio_ssd1306"
+# The Adafruit libraries the firmware imports, each a module or a package in lib/.
+LIBRARIES = ("adafruit_displayio_ssd1306", "adafruit_display_text", "adafruit_ticks")
 TMP_SUFFIX = ".deploy-tmp"
 MOUNT_PATTERNS = ("/media/*/CIRCUITPY*", "/run/media/*/CIRCUITPY*", "/media/CIRCUITPY*",
                   "/mnt/CIRCUITPY*", "/Volumes/CIRCUITPY*")
@@ -256,18 +259,44 @@ def board_version(drive):
     return line.strip(), (int(m.group(1)) if m else None)
 
 
+def _bundle_lib(bundle, name):
+    """[(drive path, file)] of one library in the bundle: NAME.mpy or .py, or the files of
+    the package NAME/; [] when it is not there."""
+    for libdir in (os.path.join(bundle, "lib"), bundle):
+        for ext in (".mpy", ".py"):
+            if os.path.isfile(os.path.join(libdir, name + ext)):
+                return [("lib/" + name + ext, os.path.join(libdir, name + ext))]
+        package = os.path.join(libdir, name)
+        if os.path.isfile(os.path.join(package, "__init__.mpy")) or \
+                os.path.isfile(os.path.join(package, "__init__.py")):
+            return [("lib/%s/%s" % (name, f), os.path.join(package, f))
+                    for f in sorted(os.listdir(package)) if f.endswith((".mpy", ".py"))]
+    return []
+
+
 def bundle_libs(bundle):
-    """[(drive path, file)] of the library in an unzipped Adafruit bundle (or its lib/)."""
+    """[(drive path, file)] of the libraries in an unzipped Adafruit bundle (or its lib/)."""
     if not os.path.isdir(bundle):
         raise DeployError("the bundle directory %s does not exist. Download adafruit-circuitpython-"
                           "bundle-10.x-mpy-*.zip from circuitpython.org/libraries, unzip it and "
                           "pass that directory with --bundle. Nothing was copied" % bundle)
-    for libdir in (os.path.join(bundle, "lib"), bundle):
-        for ext in (".mpy", ".py"):
-            if os.path.isfile(os.path.join(libdir, LIBRARY + ext)):
-                return [("lib/" + LIBRARY + ext, os.path.join(libdir, LIBRARY + ext))]
-    raise DeployError("%s is not in the bundle %s (no lib/%s.mpy or .py): is it an unzipped "
-                      "Adafruit CircuitPython bundle? Nothing was copied" % (LIBRARY, bundle, LIBRARY))
+    found, missing = [], []
+    for name in LIBRARIES:
+        files = _bundle_lib(bundle, name)
+        found += files
+        if not files:
+            missing.append(name)
+    if missing:
+        raise DeployError("%s not in the bundle %s (no lib/NAME.mpy, .py or package): is it an "
+                          "unzipped Adafruit CircuitPython bundle? Nothing was copied"
+                          % (" and ".join(missing) + (" is" if len(missing) == 1 else " are"),
+                             bundle))
+    return found
+
+
+def _library_owned(rel):
+    """True for a drive path inside one of LIBRARIES (what circup installs)."""
+    return any(rel.startswith("lib/" + name + sep) for name in LIBRARIES for sep in ("/", "."))
 
 
 def load_manifest(drive, say):
@@ -372,7 +401,7 @@ def parse(argv):
                     "edited on the board (saved as settings.toml.bak first)")
     libs = ap.add_mutually_exclusive_group()
     libs.add_argument("--bundle", metavar="DIR", help="install %s from this unzipped Adafruit "
-                      "bundle instead of with circup" % LIBRARY)
+                      "bundle instead of with circup" % ", ".join(LIBRARIES))
     libs.add_argument("--no-libs", action="store_true", help="do not install libraries in lib/")
     mpy = ap.add_mutually_exclusive_group()
     mpy.add_argument("--mpy-cross", metavar="PATH", help="CircuitPython %d's mpy-cross, to "
@@ -430,15 +459,17 @@ def library(args, drive, major, say):
             say("warning: a %s.x bundle's .mpy files may not load on CircuitPython %d; use the "
                 "%d.x bundle" % (m.group(1), major, major))
     elif find_circup():
-        circup, note = [find_circup(), "--path", drive, "install", LIBRARY], "with circup"
-    elif any(os.path.exists(drive_path(drive, "lib/" + LIBRARY + e)) for e in (".mpy", ".py", "")):
+        circup, note = [find_circup(), "--path", drive, "install"] + list(LIBRARIES), "with circup"
+    elif all(any(os.path.exists(drive_path(drive, "lib/" + name + e)) for e in (".mpy", ".py", ""))
+             for name in LIBRARIES):
         note = "already on the drive; not updated (no circup on PATH and no --bundle)"
     else:
-        raise DeployError("%s is needed in lib/ and there is no way to install it: circup is not "
-                          "on PATH (pip install circup) and no --bundle DIR was given (an unzipped "
-                          "adafruit-circuitpython-bundle-10.x-mpy-* from circuitpython.org/libraries)"
-                          "; --no-libs skips it. Nothing was copied." % LIBRARY)
-    say("Library %s: %s" % (LIBRARY, note))
+        raise DeployError("%s are needed in lib/ and there is no way to install them: circup is "
+                          "not on PATH (pip install circup) and no --bundle DIR was given (an "
+                          "unzipped adafruit-circuitpython-bundle-10.x-mpy-* from circuitpython.org"
+                          "/libraries); --no-libs skips them. Nothing was copied."
+                          % ", ".join(LIBRARIES))
+    say("Libraries %s: %s" % (", ".join(LIBRARIES), note))
     return libs, circup
 
 
@@ -502,11 +533,11 @@ def copy_all(args, drive, version, libs, circup, root, compiled, say):
     if circup:
         say("running: %s" % " ".join(circup))
         if run_circup(circup):
-            for rel in [k for k in old if k.startswith("lib/" + LIBRARY)]:
-                del old[rel]  # circup owns the library now
+            for rel in [k for k in old if _library_owned(k)]:
+                del old[rel]  # circup owns the libraries now
         else:
-            failures.append("circup failed: %s was NOT installed; install it with --bundle DIR, "
-                            "or run circup yourself" % LIBRARY)
+            failures.append("circup failed: %s were NOT installed; install them with --bundle "
+                            "DIR, or run circup yourself" % ", ".join(LIBRARIES))
     new, copied = dict(old), []
     for it in copies:
         try:

@@ -128,11 +128,11 @@ class BusDisplay:
         return fb
 
     def _draw(self, group, ox, oy, scale, fb):
-        if group.hidden:
+        if group._hidden:  # the fields, not a subclass's properties: the C code reads them
             return
-        x0 = ox + group.x * scale
-        y0 = oy + group.y * scale
-        s = scale * group.scale
+        x0 = ox + group._x * scale
+        y0 = oy + group._y * scale
+        s = scale * group._scale
         for layer in group._layers:
             if hasattr(layer, "_layers"):
                 self._draw(layer, x0, y0, s, fb)

@@ -336,11 +336,47 @@ class Group:
         if scale < 1:
             raise ValueError("scale must be >= 1")
         self._layers = []
-        self.scale = scale
-        self.x = x
-        self.y = y
-        self.hidden = False
+        # The fields themselves, as the C code sets them: a subclass's properties of the
+        # same names (adafruit_display_text's scale) are not called from here.
+        self._scale = scale
+        self._x = x
+        self._y = y
+        self._hidden = False
         self._group = None
+
+    @property
+    def hidden(self):
+        return self._hidden
+
+    @hidden.setter
+    def hidden(self, value):
+        self._hidden = bool(value)
+
+    @property
+    def scale(self):
+        return self._scale
+
+    @scale.setter
+    def scale(self, value):
+        if value < 1:
+            raise ValueError("scale must be >= 1")
+        self._scale = value
+
+    @property
+    def x(self):
+        return self._x
+
+    @x.setter
+    def x(self, value):
+        self._x = value
+
+    @property
+    def y(self):
+        return self._y
+
+    @y.setter
+    def y(self, value):
+        self._y = value
 
     def _adopt(self, layer):
         if not isinstance(layer, (Group, TileGrid)):

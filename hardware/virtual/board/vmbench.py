@@ -44,6 +44,7 @@ display_address = 0x3C
 claimed = bytearray(PIN_COUNT)  # 1 while a pin is in use
 contact = bytearray(PIN_COUNT)  # 1 while a button pulls the pin low
 flash = bytearray(b"\xff" * 4096)  # microcontroller.nvm
+sleep_memory = bytearray(256)  # alarm.sleep_memory: RAM that outlives resets, not power-off
 flash_writes = 0
 flash_erases = 0
 wd_mode = 0  # 0 stopped, 1 RESET
@@ -128,7 +129,7 @@ _SAVED = ("wall", "boot_wall", "passes", "starved", "worst_feed_gap", "boots", "
 
 def load_state(path):
     """The bench as the last process left it; returns why that process ended."""
-    global flash, contact, _display_pins
+    global flash, contact, _display_pins, sleep_memory
     try:
         f = open(path)
     except OSError:
@@ -143,10 +144,14 @@ def load_state(path):
                 contact = bytearray(bytes.fromhex(v))
             elif k == "display_pins":
                 _display_pins = tuple([int(n) for n in v.split()])
+            elif k == "sleep_memory":
+                sleep_memory = bytearray(bytes.fromhex(v))
             elif k == "why":
                 why = v
             else:
                 globals()[k] = int(v)
+    if why == "power cycle":  # the power went: RAM is lost
+        sleep_memory = bytearray(256)
     return why
 
 
@@ -159,6 +164,10 @@ def save_state(path, why):
             f.write("%s %d\n" % (k, int(globals()[k])))
         f.write("_lines %d\n" % (_lines - (_next is not None)))  # the pending line again
         f.write("contact %s\n" % "".join(["%02x" % b for b in contact]))
+        f.write("sleep_memory ")
+        for b in sleep_memory:  # (a byte at a time: the firmware's heap may be nearly full)
+            f.write("%02x" % b)
+        f.write("\n")
         pins = display._bus._i2c._pins if display is not None and display._bus._i2c._pins else ()
         f.write("display_pins %s\n" % " ".join([str(n) for n in pins]))
         f.write("why %s\n" % why)
@@ -186,6 +195,8 @@ def _commands():
             reset("power cycle")
         elif what == "end":
             raise Stop("end of script")
+        else:  # a typo in a script would otherwise run on for ever
+            raise Stop("unknown key script command %r at %d ms" % (what, _next[0]))
         _read_next()
 
 
