@@ -4,10 +4,9 @@ Each pass of the main loop drains every pending key event (one reused Event), fe
 presses to the engine in the scanner's timestamp order, advances the screens, refreshes
 the display only when a tile changed, and feeds the watchdog. Talks only to the hardware
 contract (hw: display, keys, keymap, buzzer, nvm, ticks_ms, idle, feed, console, ...) and
-the engine. run() restarts the app after an unexpected error, showing it first.
+the engine. firmware/runner.py runs it, and starts it again after an unexpected error.
 """
 import gc
-import time
 
 import engine
 from engine.ticks import ticks_diff
@@ -36,7 +35,7 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from engine import Rules
     from firmware.howto import HowTo
     from firmware.selftest import SelfTest
-    from hardware.contract import Target, TargetModule
+    from hardware.contract import Target
 
 _HELD_MS = const(3000)  # a key down this long is reported as stuck
 _RESULT_GUARD_MS = const(1000)  # presses right after a game ends do not deal the next
@@ -47,7 +46,6 @@ _SETTLED = const(2)  # the steps of a result's quiet work: save, then collect an
 _BOUNCE_MS = const(20)  # a key pressed again this soon after its release is bouncing
 _BOOT_MS = const(300)  # keys reported this soon after start-up were held at power-up
 _DEEP_SLEEP_AFTER_MS = const(600000)  # screen off this long: deep sleep, if the board can
-_RETRY_S = const(3)  # the hardware would not start: try again this much later
 # nvm bytes kept free for what a game or a visit to the settings can save before the next
 # tidy: a new block of each tally (8 + 32 x 3) or a statistics record (49)
 _RESERVE = const(208)
@@ -520,46 +518,3 @@ def _selftest() -> "types.ModuleType":
     gc.collect()  # room to load it (to compile it, when the board has it as .py)
     import firmware.selftest
     return firmware.selftest
-
-
-def wait_for_key(hw: "Target") -> None:
-    """Feed the watchdog until a key is pressed (after the error screen)."""
-    event = hw.Event()
-    events = hw.keys.events
-    while not hw.stop_requested():
-        hw.feed()
-        while events.get_into(event):
-            if event.pressed:
-                return
-        hw.idle()
-
-
-def run(target: "TargetModule", app_options: dict | None = None, **options: object) -> "Target":
-    """Start the handheld on a hardware target (hardware.pico, or hardware.virtual);
-    after an unexpected error, show it, print the traceback and restart on a key. If the
-    hardware itself cannot start, say why on the console and start it again (on the
-    board: code.py afresh, its pins free) a few seconds later."""
-    while True:
-        try:
-            hw = target.init(**options)
-            break
-        except Exception as e:  # whatever settings.toml or the wiring say: never stop
-            gc.collect()
-            print("California Speed could not start: %r; trying again in %d s" % (e, _RETRY_S))
-            time.sleep(_RETRY_S)
-            target.restart()
-    while not hw.stop_requested():
-        try:
-            App(hw, **(app_options or {})).run()
-        except Exception as e:  # keep the handheld usable whatever went wrong
-            gc.collect()  # the app that failed is garbage now: room for what follows
-            hw.console("California Speed stopped: %r" % (e,))
-            hw.print_exception(e)
-            try:
-                from firmware import crash  # imported only now: its code is not in the heap
-                crash.show(hw, e)  # while the handheld runs
-            except Exception as again:
-                hw.console("and the error screen failed too: %r" % (again,))
-            wait_for_key(hw)
-            hw.restart()
-    return hw

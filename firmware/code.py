@@ -1,5 +1,5 @@
 """California Speed: CircuitPython runs this file at power-on (copied to CIRCUITPY/code.py)."""
 import hardware.pico
-from firmware.app import run
+from firmware.runner import run
 
 run(hardware.pico)

@@ -1,29 +1,58 @@
-"""The error screen, shown by firmware.app.run() after an unexpected error. Imported only
-then, when the app that failed has left the heap, so its code costs the running handheld
-nothing."""
+"""The error screen: shown by firmware/runner.py as the handheld starts afresh after an
+unexpected error, before the app's code is imported, until a key is pressed.
+
+It stands on the least that can fail: CircuitPython's built-in terminalio.FONT drawn by
+adafruit_display_text's bitmap_label (installed by deploy), and nothing of the app's own
+glyph kit or sheets, so an error there still reaches the glass. It runs in a fresh heap
+(the library needs about 16 KB, in one piece for its names), so it cannot run short.
+The board's English build of terminalio.FONT has printable ASCII only, so the screen is
+written in it everywhere: an accented capital loses its accent (É shows as E).
+"""
 import displayio
 
 from firmware import lang
-from firmware.ui import Kit, TextLine, LINE_CHARS
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
     from hardware.contract import Target
 
+_COLUMNS = 21  # characters of terminalio.FONT (6 x 12 pixels) across the 128-pixel glass
+_ACCENTED = "ÀÂÁÃÇÉÈÊËÎÏÍÔÓÕÙÛÜÚàâáãçéèêëîïíôóõùûüú"
+_PLAIN = "AAAACEEEEIIIOOOUUUUaaaaceeeeiiiooouuuu"
 
-def show(hw: "Target", error: BaseException) -> None:
-    """The error screen: what happened, in short, and how to go on."""
-    kit = Kit()
+
+def plain(text: str) -> str:
+    """text in printable ASCII: an accented letter without its accent, anything else '?'."""
+    out = []
+    for c in text:
+        if not " " <= c <= "~":
+            i = _ACCENTED.find(c)
+            c = _PLAIN[i] if i >= 0 else "?"
+        out.append(c)
+    return "".join(out)
+
+
+def rows(said: "tuple[str, str, str]", error: str) -> "list[str]":
+    """The screen's five lines, centred: what happened (said[0]), the error in two lines,
+    where its details are and how to go on (said[1], said[2])."""
+    error = plain(error)
+    out = []
+    for row in (said[0], error[:_COLUMNS], error[_COLUMNS:2 * _COLUMNS], said[1], said[2]):
+        row = plain(row)[:_COLUMNS]
+        out.append(" " * ((_COLUMNS - len(row)) // 2) + row)
+    return out
+
+
+def show(hw: "Target", language: str, error: str) -> None:
+    """The error screen in a language ("en", "fr", "pt"): what happened, in short (the
+    error's repr), and how to go on."""
+    import terminalio
+    from adafruit_display_text.bitmap_label import Label
+    lang.use(language)
+    text = Label(terminalio.FONT, save_text=False,
+                 text="\n".join(rows(lang.words.ERROR, error)), color=0xFFFFFF,
+                 line_spacing=1.0, anchor_point=(0, 0), anchored_position=(1, 2))
     group = displayio.Group()
-    text = (repr(error) + " " * LINE_CHARS * 3)[:LINE_CHARS * 3]
-    words = lang.words
-    if words is None:  # the error came before a language was chosen
-        from firmware import lang_en as words
-    said = words.ERROR
-    rows = (said[0], "", text[:21], text[21:42], text[42:63], "", said[1], said[2])
-    for i, row in enumerate(rows):
-        line = TextLine(kit, LINE_CHARS, 1, 8 * i)
-        line.center(row)
-        group.append(line.grid)
+    group.append(text)
     hw.display.root_group = group
     hw.display.rotation = 0
     hw.display.refresh()

@@ -131,6 +131,12 @@ class Target(Protocol):
         """Start the app again after the error screen."""
         ...
 
+    @property
+    def sleep_memory(self) -> Any:
+        """Bytes that survive restart() (alarm.sleep_memory on the board: 256 on an RP2040,
+        kept over a reload, lost at power-off): where the error screen's note waits."""
+        ...
+
     def stop_requested(self) -> bool:
         """True when the main loop should end (never on the board)."""
         ...
@@ -145,7 +151,7 @@ class Target(Protocol):
 
 
 class TargetModule(Protocol):
-    """A hardware target as code.py passes it to firmware.app.run()."""
+    """A hardware target as code.py passes it to firmware.runner.run()."""
 
     def init(self, **options: Any) -> Target:
         """Build the hardware objects (nothing heavy happens at import)."""

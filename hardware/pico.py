@@ -23,6 +23,7 @@ from keypad import Event  # noqa: F401  (part of the hardware contract)
 from hardware.keymap import KEYMAP, DEBOUNCE_SCANS
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
+    import alarm
     import watchdog
     from hardware.contract import Display, Target
     from nvm import ByteArray
@@ -34,6 +35,7 @@ keymap = KEYMAP
 buzzer = None  # type: Buzzer  # type: ignore[assignment]
 nvm = None  # type: ByteArray  # type: ignore[assignment]
 info = {}  # type: dict
+sleep_memory = None  # type: alarm.SleepMemory  # type: ignore[assignment]
 _watchdog = None  # type: watchdog.WatchDogTimer | None
 _key_pins = []  # type: list[microcontroller.Pin]  # in key-number order
 
@@ -137,7 +139,8 @@ def _make_keys() -> keypad.Keys:
 
 def init(**_options: object) -> "Target":
     """Build the hardware contract's objects; returns this module."""
-    global display, keys, buzzer, nvm, _watchdog, _key_pins
+    global display, keys, buzzer, nvm, sleep_memory, _watchdog, _key_pins
+    import alarm
     from hardware import config, oled
     displayio.release_displays()
     cfg = config.read(os.getenv, pin_of, console)  # a pin map that can start, whatever it says
@@ -154,6 +157,7 @@ def init(**_options: object) -> "Target":
     keys = _make_keys()
     buzzer = Buzzer(_pin(cfg["CS_PIEZO"]))
     nvm = microcontroller.nvm  # type: ignore[assignment]  # None only on boards without nvm
+    sleep_memory = alarm.sleep_memory
     _watchdog = _start_watchdog()
     _unload("config", "oled", "pinmap")
     return sys.modules[__name__]  # type: ignore[return-value]  # this module is the target

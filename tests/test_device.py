@@ -6,7 +6,8 @@ import engine
 from engine import Rules
 from engine.ticks import ticks_add
 from firmware import lang_en, settings as settings_mod
-from firmware.app import App, run
+from firmware.app import App
+from firmware.runner import run
 from hardware import virtual
 from hardware.keynames import key_named
 from tools import scenes
@@ -309,15 +310,20 @@ def test_an_unexpected_error_shows_the_error_screen_and_a_key_restarts(monkeypat
 
     monkeypatch.setattr(App, "step", failing_step)
 
+    shown = []
+
     def press_any_key_soon(hw):
-        if any("stopped" in line for line in hw.console_lines) and not hw.restarts:
+        if hw.restarts == 1 and not shown:  # restarted after the error: the screen is up
+            shown.append(hw.oled.frame())
             hw.keys.tap(key_named("A0"), ticks_add(hw.clock.now, 50))
 
     hw = run(virtual, seed=1, on_idle=press_any_key_soon)
     said = "\n".join(hw.console_lines)
     assert "California Speed stopped: RuntimeError('simulated fault')" in said
     assert "Traceback" in said and "failing_step" in said
-    assert hw.restarts == 1
+    assert hw.restarts == 2  # after the error, then after the key: the app ran again
+    assert calls["n"] > 400 and bytes(hw.sleep_memory[0:3]) != b"CS!"  # the note was taken
+    assert shown and shown[0].count(1) > 300  # the screen was lit
 
 
 def test_a_hang_is_ended_by_the_watchdog():
@@ -453,3 +459,26 @@ def test_settings_toml_presets_the_language_until_one_is_chosen(tmp_path):
     bad = Hand(settings={"CS_LANGUAGE": "klingon"})
     assert lang.code == "en"
     assert any("CS_LANGUAGE" in line for line in bad.hw.console_lines)
+
+
+def test_the_error_screen_needs_nothing_of_the_glyph_kit(monkeypatch):
+    """An error inside the app's own glyph kit still reaches the glass: the error screen
+    is drawn with terminalio.FONT, and shows what the golden error screen shows."""
+    from firmware import ui
+    fault = ValueError("piles_per_row: must be an integer 3..6, not 9")  # the golden's
+
+    def broken_kit(self):
+        raise fault
+
+    monkeypatch.setattr(ui.Kit, "__init__", broken_kit)
+    glass = []
+
+    def look_then_stop(hw):
+        if hw.restarts == 1 and not glass:  # the error screen, after the restart
+            glass.append(hw.oled.frame())
+            hw.stop = True
+
+    hw = run(virtual, seed=1, on_idle=look_then_stop)
+    assert "California Speed stopped: %r" % (fault,) in hw.console_lines
+    assert glass and glass[0] == scenes.golden("error"), scenes.frame_diff(glass[0],
+                                                                            scenes.golden("error"))

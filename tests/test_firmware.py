@@ -248,7 +248,7 @@ def test_a_settings_file_the_board_cannot_read_takes_the_defaults():
 
 
 def test_hardware_that_will_not_start_is_started_again(monkeypatch):
-    from firmware import app as app_mod
+    from firmware import runner
     tries = []
 
     class Flaky:
@@ -262,8 +262,8 @@ def test_hardware_that_will_not_start_is_started_again(monkeypatch):
 
         def restart(self):
             pass
-    monkeypatch.setattr(app_mod.time, "sleep", lambda s: None)
-    hw = app_mod.run(Flaky())
+    monkeypatch.setattr(runner.time, "sleep", lambda s: None)
+    hw = runner.run(Flaky())
     assert len(tries) == 3 and hw.oled.initialized
 
 

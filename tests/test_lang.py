@@ -4,7 +4,7 @@ import importlib
 
 import pytest
 
-from firmware import glyphs, lang, lang_en, settings as settings_mod
+from firmware import crash, glyphs, lang, lang_en, settings as settings_mod
 from firmware.menu import ROWS, hint
 from firmware.ui import LINE_CHARS
 
@@ -83,8 +83,8 @@ def _strings(w):
         for state in (w.DOWN, w.UP):
             out.append(("self-test key", "B %s 4 %s" % (where, state), LINE_CHARS))
     out.append(("self-test key", w.KEY % 99 + " " + w.DOWN, LINE_CHARS))
-    for line in w.ERROR:
-        out.append(("error", line, LINE_CHARS))
+    for line in w.ERROR:  # drawn with terminalio.FONT, in ASCII (firmware/crash.py)
+        out.append(("error", crash.plain(line), crash._COLUMNS))
     pages = HOWTO.get(getattr(w, "NAME", ""), ())
     for page in getattr(pages, "PAGES", ()):
         for line in page:
@@ -103,6 +103,15 @@ def test_every_string_fits_where_it_is_drawn_and_has_its_glyphs(code):
         if not _fits(text, width):
             bad.append("%s %r: %d characters, room for %d" % (where, text, len(text), width))
     assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("code", lang.CODES)
+def test_the_error_screen_keeps_every_letter_in_ascii(code):
+    for line in LANGUAGES[code].ERROR:
+        shown = crash.plain(line)
+        assert [c for c, d in zip(line, shown) if d == "?" and c != "?"] == [], (line, shown)
+        assert len(shown) == len(line) and all(" " <= c <= "~" for c in shown), (line, shown)
+    assert crash.plain("ÉCRAN à 3€") == "ECRAN a 3?"
 
 
 @pytest.mark.parametrize("code", lang.CODES)

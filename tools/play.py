@@ -140,7 +140,7 @@ def run_script(text, *, seed=1, rules=None, settings=None, after_ms=500, start_m
     while elapsed <= end:
         before = hw.clock.now
         app.step()
-        if app.restarting:  # (a new language): a fresh app, as firmware.app.run() makes
+        if app.restarting:  # (a new language): a fresh app, as firmware.runner.run() makes
             app = App(hw, rules)
         elapsed += ticks_diff(hw.clock.now, before)
     return hw, app
@@ -207,7 +207,7 @@ def _run_interactive(args, front):
     """The handheld in real time with a front end's hook; restarts it after a watchdog
     reset as the board would. Returns the handheld."""
     from hardware import virtual
-    from firmware.app import run
+    from firmware.runner import run
     app_options = {"rules": _rules(args), "language": args.lang,
                    "decks": parse_decks(args.decks) if args.decks else None}
     while True:

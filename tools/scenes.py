@@ -74,12 +74,14 @@ def play(name, **rules_extra):
 
 
 def play_error(code="en"):
-    """The error screen, as run() shows it after an unexpected exception."""
+    """The error screen, as firmware.runner.run() shows it after an unexpected exception:
+    from the note it left before restarting."""
     from hardware import virtual
-    from firmware import crash, lang
+    from firmware import crash, lang, runner
     hw = virtual.init(seed=1)
     lang.use(code)
-    crash.show(hw, ValueError("piles_per_row: must be an integer 3..6, not 9"))
+    runner.leave_note(hw, ValueError("piles_per_row: must be an integer 3..6, not 9"))
+    crash.show(hw, *runner.take_note(hw))
     return hw
 
 

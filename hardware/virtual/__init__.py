@@ -292,6 +292,7 @@ class Handheld:
         self.watchdog_ms = watchdog_ms
         self.fed_at = self.clock.now
         self.restarts = 0
+        self.sleep_memory = bytearray(256)  # as alarm.sleep_memory: kept over restart()
         self.deep_sleeps = 0
 
     def ticks_ms(self):
