@@ -49,7 +49,8 @@ def decode_settings(settings: "Settings", payload: bytes) -> bool:
         return False
     for i in range(min(len(fields), len(payload) - 1)):
         v = payload[1 + i]
-        if v < len(fields[i][1]):
+        _key, choices, _default = fields[i]
+        if v < len(choices):
             settings.index[i] = v
         else:
             settings.clamped.append(settings_mod.KEYS[i])
@@ -77,8 +78,11 @@ def decode_stats(stats: "Stats", payload: bytes) -> bool:
 def _setting(settings: "Settings", e: bytes) -> None:
     """A saved change (Settings.changes()); one out of range is passed over."""
     fields = settings_mod.FIELDS
-    if e[0] < len(fields) and e[1] < len(fields[e[0]][1]):
-        settings.index[e[0]] = e[1]
+    i, v = e[0], e[1]  # (setting number, index of its choice)
+    if i < len(fields):
+        _key, choices, _default = fields[i]
+        if v < len(choices):
+            settings.index[i] = v
 
 
 def _game(stats: "Stats", e: bytes) -> None:

@@ -33,7 +33,7 @@ FIELDS = (
     ("auto", (0, 1), 0),
     ("language", (0, 1, 2), 0),  # lang.CODES, by number; the default: CS_LANGUAGE
 )
-KEYS = tuple(f[0] for f in FIELDS)
+KEYS = tuple(key for key, _choices, _default in FIELDS)
 _HANDICAP = KEYS.index("handicap")
 _LANGUAGE = KEYS.index("language")
 
@@ -67,14 +67,16 @@ class Settings:
     def reset(self) -> None:
         """Every setting back to its default."""
         for i in range(len(FIELDS)):
-            self.index[i] = FIELDS[i][2]
+            _key, _choices, default = FIELDS[i]
+            self.index[i] = default
         self.index[_LANGUAGE] = self.preset
         self.clamped = []
 
     def value(self, key: str) -> int:
         """The setting's value (e.g. 400 for lockout)."""
         i = KEYS.index(key)
-        return FIELDS[i][1][self.index[i]]
+        _key, choices, _default = FIELDS[i]
+        return choices[self.index[i]]
 
     def language(self) -> str:
         """The chosen language's code ("en", "fr" or "pt")."""
@@ -82,21 +84,24 @@ class Settings:
 
     def label(self, i: int) -> str:
         """What setting number i is called, in the chosen language."""
-        return lang.words.FIELDS[i][0]
+        name, _texts = lang.words.FIELDS[i]
+        return name
 
     def text(self, i: int) -> str:
         """The menu text of setting number i's current choice, in the chosen language."""
-        return lang.words.FIELDS[i][1][self.index[i]]
+        _name, texts = lang.words.FIELDS[i]
+        return texts[self.index[i]]
 
     def choose(self, key: str, value: int) -> None:
         """Choose one of a setting's values, as its page would (ValueError if it is not)."""
         i = KEYS.index(key)
-        self.index[i] = FIELDS[i][1].index(value)
+        _key, choices, _default = FIELDS[i]
+        self.index[i] = choices.index(value)
 
     def step(self, i: int, delta: int) -> None:
         """Move setting number i to the next (+1) or previous (-1) choice, wrapping."""
-        n = len(FIELDS[i][1])
-        self.index[i] = (self.index[i] + delta) % n
+        _key, choices, _default = FIELDS[i]
+        self.index[i] = (self.index[i] + delta) % len(choices)
 
     def rules(self) -> Rules:
         """The engine Rules these settings ask for."""

@@ -13,7 +13,7 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
 
 
 def _check(setting: tuple, value: object, pin_of: "Callable[[str], object]") -> str | int | None:
-    kind = setting[1]
+    _key, kind, _default, _text, *allowed = setting  # allowed: (choices,) or (low, high)
     if kind == "pin":
         return value if isinstance(value, str) and pin_of(value) else None
     if kind == "pins":
@@ -25,7 +25,7 @@ def _check(setting: tuple, value: object, pin_of: "Callable[[str], object]") -> 
         return ",".join(names)
     if kind == "word":
         word = value.strip().lower() if isinstance(value, str) else ""
-        return word if word in setting[4] else None
+        return word if word in allowed[0] else None
     if isinstance(value, str):  # CircuitPython 10 gives every value as text
         try:
             value = int(value.strip(), 0)
@@ -34,8 +34,9 @@ def _check(setting: tuple, value: object, pin_of: "Callable[[str], object]") -> 
     if not isinstance(value, int) or isinstance(value, bool):
         return None
     if kind == "choice":
-        return value if value in setting[4] else None
-    return value if setting[4] <= value <= setting[5] else None
+        return value if value in allowed[0] else None
+    low, high = allowed
+    return value if low <= value <= high else None
 
 
 def read(getenv: "Callable[[str], object]", pin_of: "Callable[[str], object]",
