@@ -91,7 +91,7 @@ class Game:
         self._finish_at = 0
         self._finisher = -1
         self._dead = 0  # consecutive dead redeals
-        self._stacked = None  # type: tuple[bytes, bytes] | None  # (deck_a, deck_b) for the first game, from from_decks()
+        self._stacked = None  # type: tuple[bytes, bytes] | None  # (deck_a, deck_b) for the first game, from stack()
         # The last cover, kept so a same-instant press on that pile can win the coin toss.
         self._last_pile = -1
         self._last_player = 0
@@ -122,13 +122,20 @@ class Game:
                    rules: Rules | None = None, seed: int = 0) -> "Game":
         """A match whose first game uses these decks (top card first); later games reshuffle."""
         g = cls(rules, seed)
+        g.stack(deck_a, deck_b)
+        return g
+
+    def stack(self, deck_a: list[int] | tuple[int, ...] | bytes | bytearray,
+              deck_b: list[int] | tuple[int, ...] | bytes | bytearray) -> None:
+        """Before start(): the first game deals these decks (top card first), not a
+        shuffle; ValueError names a deck that is not a set of distinct card ids."""
         seen = bytearray(_CARDS)
         for name, deck in (("deck_a", deck_a), ("deck_b", deck_b)):
             why = None
             if not isinstance(deck, (list, tuple, bytes, bytearray)):
                 why = "must be a sequence of card ids"
-            elif len(deck) < g._n + 1:
-                why = "needs at least %d cards, has %d" % (g._n + 1, len(deck))
+            elif len(deck) < self._n + 1:
+                why = "needs at least %d cards, has %d" % (self._n + 1, len(deck))
             else:
                 for c in deck:
                     if type(c) is not int or c < 0 or c >= _CARDS or seen[c]:
@@ -137,8 +144,7 @@ class Game:
                     seen[c] = 1
             if why:
                 raise ValueError(name + ": " + why)
-        g._stacked = (bytes(deck_a), bytes(deck_b))
-        return g
+        self._stacked = (bytes(deck_a), bytes(deck_b))
 
     # ---- reading the table ----
 

@@ -39,13 +39,9 @@ class Match:
         """Deal a new match: two players, or A against the computer at level >= 0."""
         self.end()
         g = self.game
-        if decks is None:
-            g.reset(rules, seed)  # (in its own buffers: no new block of heap is needed)
-        else:
-            self.game = g = None  # type: ignore[assignment]  # the old game goes first
-            gc.collect()
-            g = Game.from_decks(decks[0], decks[1], rules, seed)
-            self.game = g
+        g.reset(rules, seed)  # (in its own buffers: no new block of heap is needed)
+        if decks is not None:
+            g.stack(decks[0], decks[1])
         self.level = level
         self.resume()
         self.table.layout(rules.piles_per_row)

@@ -1,6 +1,6 @@
 """docs/RULES.md sections 1-3: cards, layout, shuffle and deal."""
 from engine import Game, Rules, A, B, PLAY, READY, card_name, rank, suit, parse_card
-from enginetest import stacked, tops, deck, cover_set, all_cards, state
+from enginetest import stacked, tops, deck, cover_set, all_cards, state, cards
 
 
 def test_card_ids_rank_and_suit():
@@ -91,3 +91,18 @@ def test_a_reset_game_is_a_new_game_in_the_same_buffers():
         assert state(g) == state(fresh) and g._keys == fresh._keys
         assert (g._piles, g._decks, g._keys) == buffers
         assert all(a is b for a, b in zip((g._piles, g._decks, g._keys), buffers))
+
+
+def test_a_reset_game_stacked_deals_as_a_game_from_the_same_decks():
+    a, b = cards("5c 9d Jh 2s 7c 8c"), cards("5d Kc 3h 8s 4c 6c")
+    g = Game(Rules(), seed=3)
+    g.start(0)
+    g.reset(Rules(piles_per_row=4), 5)
+    g.stack(a, b)
+    fresh = Game.from_decks(a, b, Rules(piles_per_row=4), 5)
+    g.start(10)
+    fresh.start(10)
+    assert state(g) == state(fresh) and g.deck_cards(A) == fresh.deck_cards(A)
+    g.reset(Rules(piles_per_row=4), 5)  # a reset forgets the stacked decks
+    g.start(10)
+    assert g.deck_cards(A) != fresh.deck_cards(A)
