@@ -22,6 +22,33 @@ SUIT_BLANK = const(4)  # suit sheet tiles: 4 suits, blank
 _FONT_COLS = const(16)
 
 
+def codes(text: bytes | str) -> bytes:
+    """text as one byte a character, its code (Latin-1, '?' beyond), read from its UTF-8
+    bytes: indexing a str makes a one-character str, which on the board is an interned
+    name, in the heap for good (and a new block of names can find no room mid-game)."""
+    if type(text) is not str:
+        return text  # type: ignore[return-value]  # (bytes already)
+    data = text.encode()
+    n = len(data)
+    if n == len(text):  # all ASCII
+        return data
+    out = bytearray(len(text))
+    i = j = 0
+    while i < n:
+        b = data[i]
+        if b < 0x80:
+            i += 1
+        elif b < 0xE0:  # two bytes: U+0080..U+07FF
+            b = (b & 0x1F) << 6 | data[i + 1] & 0x3F
+            i += 2
+        else:  # three or four bytes: beyond the font
+            i += 3 if b < 0xF0 else 4
+            b = 63
+        out[j] = b if b < 256 else 63  # (63: '?')
+        j += 1
+    return bytes(out)
+
+
 def _sheet(bits: bytes, w: int, h: int, count: int, row_bytes: int, cols: int,
            extra: int = 0) -> displayio.Bitmap:
     """A 2-colour Bitmap holding count glyphs (+ extra blank tiles) in a grid of cols."""
@@ -81,11 +108,11 @@ class TextLine:
     def put(self, col: int, text: bytes | str) -> int:
         """Write bytes or a str at col; returns the column after it."""
         grid = self.grid
+        text = codes(text)
         for i in range(len(text)):
             if col >= self.chars:
                 break
-            c = text[i]
-            t = glyphs.font_tile(c if type(c) is int else ord(c))  # type: ignore[arg-type]  # c is a str here
+            t = glyphs.font_tile(text[i])
             if grid[col] != t:
                 grid[col] = t
                 self.kit.changes += 1
@@ -271,12 +298,12 @@ class Banner:
         """Draw text at double size, centred in the box, in colour value (0 erases it)."""
         bmp = self.bitmap
         bits = glyphs.FONT_BITS
+        text = codes(text)
         n = min(len(text), self.chars)
         x = (W - self.chars * glyphs.FONT_W * 2) // 2 + (self.chars - n) // 2 * glyphs.FONT_W * 2
         top = (CELL_H - glyphs.FONT_H * 2) // 2
         for i in range(n):  # (pixels by linear index: an (x, y) tuple is an allocation)
-            c = text[i]
-            base = glyphs.font_tile(c if type(c) is int else ord(c)) * glyphs.FONT_H  # type: ignore[arg-type]  # c is a str here
+            base = glyphs.font_tile(text[i]) * glyphs.FONT_H
             for row in range(glyphs.FONT_H):
                 v = bits[base + row]
                 at = (top + 2 * row) * W + x

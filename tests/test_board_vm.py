@@ -112,6 +112,22 @@ def test_the_firmware_plays_the_soak_in_80_kb_of_heap_from_mpy(soaked, bench_byt
     assert r.done and r.exceptions == ["RuntimeError('bench fault: injected by the key script',)"]
 
 
+def test_no_block_of_names_is_added_once_the_handheld_has_started(soaked):
+    """A name met for the first time (a module imported later, a character indexed out of
+    a str) can need a new qstr pool: one block of 9 KB, which a heap in pieces may not
+    have. In every start of the soak, the pools it starts with are the pools it ends with."""
+    r, _ = soaked
+    pairs, started = [], None
+    for when, pools in r.name_blocks:
+        if when == "started":
+            started = pools
+        elif started is not None:
+            pairs.append((started, pools))
+            started = None
+    assert len(pairs) >= 10, r.name_blocks
+    assert all(a == b > 0 for a, b in pairs), pairs
+
+
 def test_the_watchdog_is_fed_every_pass(soaked):
     r, _ = soaked
     assert r.figures["passes"] > 500000

@@ -207,7 +207,12 @@ class Run:
         self.events = []
         self.shots = {}
         self.exceptions = []
+        self.name_blocks = []  # [(when, qstr pools)] at each start's first pass and end
         for line in output.splitlines():
+            if line.startswith("qstr pool: n_pool=") and self.name_blocks:
+                when, _ = self.name_blocks[-1]
+                self.name_blocks[-1] = (when, int(line.split("=")[1].split(",")[0]))
+                continue
             w = line.split(" ", 2)
             if w[0] != "BENCH" or len(w) < 3:
                 continue
@@ -223,6 +228,8 @@ class Run:
                     self.reboots.append(int(v))
                 else:
                     self.heap[k] = int(v)
+            elif w[1] == "names":
+                self.name_blocks.append((rest, -1))
             elif w[1] == "heap_minute":
                 m, v = rest.split()
                 self.minutes.append((int(m), int(v)))

@@ -224,6 +224,8 @@ def pass_end():
     if passes == 1:  # the app is built and its first pass is done
         gc.collect()
         print("BENCH heap after_app %d" % gc.mem_alloc())
+    if passes_since_boot == 1:
+        names("started")
     bus = bus_bytes - _bus_mark
     _bus_mark = bus_bytes
     wall += pass_ms + (bus * 9 * 1000 + i2c_hz - 1) // i2c_hz
@@ -236,6 +238,15 @@ def pass_end():
     if _stop_at >= 0 and wall >= _stop_at:
         raise Stop("time is up")
     _commands()
+
+
+def names(when):
+    """How many blocks of interned names (qstr pools) the VM holds: a BENCH line, then the
+    VM's own "qstr pool: n_pool=..." line. A block added after start-up needs a large
+    piece of a heap that is by then in pieces."""
+    import micropython
+    print("BENCH names %s" % when)
+    micropython.qstr_info()
 
 
 def sleep_until_pin(gpio, value):

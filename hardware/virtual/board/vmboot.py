@@ -81,6 +81,7 @@ def main():
         else:
             bench.note("stop: the board waits at the REPL")
             why = "stop"
+    bench.names("ended")
     bench.save_state(args["state"], why)
     for e in bench.exceptions:
         print("BENCH exception %s" % e)
