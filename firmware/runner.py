@@ -97,8 +97,14 @@ def run(target: "TargetModule", app_options: dict | None = None, **options: obje
         except Exception as e:  # keep the handheld usable whatever went wrong
             App = None  # type: ignore[misc,assignment]  # (this loop's hold on the app)
             gc.collect()  # the app that failed is garbage now
-            hw.console("California Speed stopped: %r" % (e,))
-            hw.print_exception(e)
-            leave_note(hw, e)
+            try:  # (each step may find the heap full: the restart must still come)
+                hw.console("California Speed stopped: %r" % (e,))
+                hw.print_exception(e)
+            except Exception:
+                pass
+            try:
+                leave_note(hw, e)
+            except Exception:  # no room even for the note: it restarts without the screen
+                pass
             hw.restart()
     return hw
