@@ -134,3 +134,35 @@ def test_no_display_at_the_address_says_so_and_retries_without_a_reset():
     assert run.t0 is None and "watchdog" not in run.text()
     assert not any(line.startswith("Adafruit CircuitPython") for _, line in run.console[1:]) \
         or sum(line.startswith("Adafruit CircuitPython") for _, line in run.console) <= 1
+
+
+def _break_the_kit(tree):
+    """The glyph kit's module, replaced by one that fails as it is imported."""
+    import os
+    import tempfile
+    from tools import boardvm
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "ui.py")
+        with open(src, "w") as f:
+            f.write("raise RuntimeError('glyph kit broken on purpose')\n")
+        boardvm.compile_mpy(src, os.path.join(tree, "firmware", "ui.mpy"))
+
+
+@pytest.mark.skipif(chip.boardvm.missing() != "", reason="the board VM: %s"
+                    % chip.boardvm.missing())
+def test_a_broken_glyph_kit_shows_the_error_screen_as_the_board_vm_draws_it(tmp_path):
+    """The real board's terminalio, fontio and bitmaptools against the board VM's
+    stand-ins: the same broken tree shows the same error screen on both."""
+    from tools import boardvm
+    run = chip.run("", boot_ms=15000, after_ms=4000, change_tree=_break_the_kit)
+    said = run.text()
+    assert "California Speed stopped: RuntimeError('glyph kit broken on purpose',)" in said, said
+    assert "soft reboot" in said and "could not start" not in said, said  # started again
+    assert run.t0 is not None, run.why + "\n" + said
+    got = run.oled_at((run.end - run.t0) / 1e6).frame()  # the glass at the end
+    assert got.count(1) > 500  # five lines of text
+    tree = boardvm.build_tree(str(tmp_path / "CIRCUITPY"))
+    _break_the_kit(tree)
+    vm = boardvm.run(tree, script="3000 shot error\n3100 end\n", heap="256K", max_boots=5)
+    want = vm.shots["error"]
+    assert got == want, _diff(got, want)

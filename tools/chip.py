@@ -68,11 +68,14 @@ def _npm_ready():
         pass
 
 
-def build_image(dest, settings=None):
+def build_image(dest, settings=None, change_tree=None):
     """The CIRCUITPY tree (deploy's own output) under dest, with settings.toml values
-    replaced from settings, packed as a FAT image; returns (image path, settings)."""
+    replaced from settings and change_tree(tree) applied (a test breaks a file on
+    purpose), packed as a FAT image; returns (image path, settings)."""
     from tools import fatimage
     tree = boardvm.build_tree(os.path.join(dest, "CIRCUITPY"))
+    if change_tree is not None:
+        change_tree(tree)
     values = {s[0]: s[2] for s in pinmap.SETTINGS}
     values.update(settings or {})
     if settings:
@@ -135,7 +138,7 @@ class ChipRun:
 
 
 def run(script="", *, settings=None, display=True, after_ms=500, boot_ms=20000,
-        profile=False, usb=True, work=None):
+        profile=False, usb=True, work=None, change_tree=None):
     """Boot the Pico image and play a key script (make play's format, times from the first
     full frame); returns a ChipRun. usb=False runs it with no USB host (on batteries): the
     console is then not heard."""
@@ -148,7 +151,7 @@ def run(script="", *, settings=None, display=True, after_ms=500, boot_ms=20000,
     uf2, rom = toolchain()
     events = load_script(script, KEY_NAMES, MAX_MS)
     with tempfile.TemporaryDirectory() as tmp:
-        image, values = build_image(work or tmp, settings)
+        image, values = build_image(work or tmp, settings, change_tree)
         keys = [int(p[2:]) for p in config.key_pins(values)]
         job = {"bootrom": rom, "uf2": uf2, "fat": image,
                "sda": int(values["CS_I2C_SDA"][2:]), "scl": int(values["CS_I2C_SCL"][2:]),

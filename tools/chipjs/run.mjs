@@ -114,6 +114,27 @@ for (const i2c of mcu.i2c) {
     i2c.completeStop();
   });
 }
+// RESETS: rp2040js keeps the register but resets no block. The silicon's block reset
+// clears the I2C registers: CircuitPython's I2C deinit is a block reset (pico-sdk
+// i2c_deinit), and a new busio.I2C refuses a block still enabled ("I2C peripheral in
+// use"), as after a reload's displayio.release_displays().
+const resets = mcu.peripherals[0x4000c];
+const resetsWrite = resets.writeUint32.bind(resets);
+resets.writeUint32 = (offset, value) => {
+  resetsWrite(offset, value);
+  if (offset !== 0) return;
+  mcu.i2c.forEach((i2c, n) => {
+    if (!(value & (1 << (3 + n)))) return;  // RESET bits 3 and 4: I2C0, I2C1
+    i2c.enable = 0;
+    i2c.intRaw = 0;
+    i2c.intEnable = 0;
+    i2c.abortSource = 0;
+    i2c.txFIFO.reset();
+    i2c.rxFIFO.reset();
+    i2c.checkInterrupts();
+  });
+};
+
 let dataBytes = 0, t0 = null;
 function sent(tx) {
   passBytes += tx.d.length;
