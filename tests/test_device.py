@@ -31,13 +31,13 @@ class Hand:
             self.app.step()
 
     def tap(self, key, then=150):
-        self.hw.keys.tap(key, self.hw.clock.now, 60)
+        self.hw.buttons.tap(key, self.hw.clock.now, 60)
         self.run(then)
 
     def hold(self, key, ms):
-        self.hw.keys.press(key, self.hw.clock.now)
+        self.hw.buttons.press(key, self.hw.clock.now)
         self.run(ms)
-        self.hw.keys.release(key, self.hw.clock.now)
+        self.hw.buttons.release(key, self.hw.clock.now)
         self.run(100)
 
     def to_main_item(self, item):
@@ -70,7 +70,7 @@ def test_each_setting_changes_from_the_menu_and_survives_power_off(i, tmp_path):
     assert changed != default
     assert lang_en.FIELDS[i][1][changed] in h.text(1 + min(i, 5))
     h.tap(MENU)  # back: saved
-    assert h.hw.nvm.erases == 0
+    assert h.hw.flash.erases == 0
     again = Hand(path)  # power off and on
     assert again.app.settings.index[i] == changed
     assert again.app.settings.index == h.app.settings.index
@@ -96,7 +96,7 @@ def test_settings_take_effect():
 
 def test_a_corrupt_or_out_of_range_settings_record_falls_back_and_says_so(tmp_path):
     from firmware.store import Log
-    nvm = virtual.NVM(str(tmp_path / "nvm.bin"))
+    nvm = virtual.Flash(str(tmp_path / "nvm.bin")).nvm
     bad = bytearray(settings_mod.Settings().encode())
     bad[1] = 99  # match length: no such choice
     Log(nvm).put(settings_mod.SETTINGS_KIND, bytes(bad))
@@ -126,24 +126,24 @@ def test_statistics_count_games_and_survive_power_off(tmp_path):
 def test_saves_never_erase_and_a_tidy_compacts_only_when_the_log_is_nearly_full():
     from firmware.app import _RESERVE
     h = Hand()
-    app, nvm = h.app, h.hw.nvm
+    app, flash = h.app, h.hw.flash
     tidied = 0
     for n in range(1500):
         app.stats.cover(700 + n % 900)
         app.stats.game(n % 3, 40000 + n)
-        erases = nvm.erases
+        erases = flash.erases
         app.save_stats()
         if n % 50 == 0:
             app.settings.step(6, 1)
             app.settings_done(True)
-        assert nvm.erases == erases, "a save erased (game %d)" % n
+        assert flash.erases == erases, "a save erased (game %d)" % n
         room = app.log.size - app.log.end
         app.tidy()  # the next game is dealt
-        assert nvm.erases == erases + (room < _RESERVE)
+        assert flash.erases == erases + (room < _RESERVE)
         tidied += room < _RESERVE
-    assert tidied == app.log.compactions == nvm.erases >= 1
+    assert tidied == app.log.compactions == flash.erases >= 1
     again = Hand()
-    again.hw.nvm.data[:] = nvm.data
+    again.hw.flash.data[:] = flash.data
     again.app = App(again.hw)
     for name in ("games", "wins_a", "wins_b", "draws", "covers", "fastest_win_ms",
                  "longest_game_ms", "streak_seat", "streak"):
@@ -263,19 +263,19 @@ def test_a_match_left_alone_pauses_then_sleeps_then_asks_for_deep_sleep():
 
 def test_menu_held_at_power_up_opens_the_self_test():
     hw = virtual.init(seed=1)
-    hw.keys.press(MENU, hw.ms(0))
+    hw.buttons.press(MENU, hw.ms(0))
     app = App(hw)
     while hw.elapsed < 2000:
         app.step()
     assert app.state == App.SELFTEST
     assert any(hz for _, hz in hw.buzzer.log)  # the buzzer sweep
-    hw.keys.release(MENU, hw.clock.now)
-    hw.keys.press(key_named("Af1"), ticks_add(hw.clock.now, 100))
+    hw.buttons.release(MENU, hw.clock.now)
+    hw.buttons.press(key_named("Af1"), ticks_add(hw.clock.now, 100))
     while hw.elapsed < 2500:
         app.step()
     assert app.selftest.down[5] == 1
-    hw.keys.release(key_named("Af1"), hw.clock.now)
-    hw.keys.press(MENU, ticks_add(hw.clock.now, 10))
+    hw.buttons.release(key_named("Af1"), hw.clock.now)
+    hw.buttons.press(MENU, ticks_add(hw.clock.now, 10))
     while hw.elapsed < 4500:
         app.step()
     assert app.state == App.MENU
@@ -283,14 +283,14 @@ def test_menu_held_at_power_up_opens_the_self_test():
 
 def test_a_key_held_at_power_up_that_is_not_menu_is_ignored_until_released():
     hw = virtual.init(seed=1)
-    hw.keys.press(key_named("A3"), hw.ms(0))  # RIGHT held at power-up (e.g. a shorted button)
+    hw.buttons.press(key_named("A3"), hw.ms(0))  # RIGHT held at power-up (e.g. a shorted button)
     app = App(hw)
     while hw.elapsed < 1500:
         app.step()
     assert app.state == App.MENU  # it did not start a match
     assert any("down at power-up" in line for line in hw.console_lines)
-    hw.keys.release(key_named("A3"), hw.clock.now)
-    hw.keys.tap(key_named("A3"), ticks_add(hw.clock.now, 100))
+    hw.buttons.release(key_named("A3"), hw.clock.now)
+    hw.buttons.tap(key_named("A3"), ticks_add(hw.clock.now, 100))
     while hw.elapsed < 2000:
         app.step()
     assert app.state == App.PLAY
@@ -315,7 +315,7 @@ def test_an_unexpected_error_shows_the_error_screen_and_a_key_restarts(monkeypat
     def press_any_key_soon(hw):
         if hw.restarts == 1 and not shown:  # restarted after the error: the screen is up
             shown.append(hw.oled.frame())
-            hw.keys.tap(key_named("A0"), ticks_add(hw.clock.now, 50))
+            hw.buttons.tap(key_named("A0"), ticks_add(hw.clock.now, 50))
 
     hw = run(virtual, seed=1, on_idle=press_any_key_soon)
     said = "\n".join(hw.console_lines)
@@ -416,8 +416,8 @@ def test_the_cpu_setting_offers_each_level_of_the_computer_player():
 def test_a_damaged_newest_statistics_record_is_reported_and_an_older_one_used(tmp_path):
     from firmware.stats import Stats, STATS_KIND
     from firmware.store import Log
-    nvm = virtual.NVM(str(tmp_path / "nvm.bin"))
-    log = Log(nvm)
+    flash = virtual.Flash(str(tmp_path / "nvm.bin"))
+    log = Log(flash.nvm)
     old = Stats()
     old.game(0, 40000)
     log.put(STATS_KIND, old.encode())
@@ -427,7 +427,7 @@ def test_a_damaged_newest_statistics_record_is_reported_and_an_older_one_used(tm
         new.game(1, 50000)
     log.put(STATS_KIND, new.encode())
     log.add(STATS_KIND, new.entry())
-    nvm.flip_bit(at + 5, 0)  # inside the newer record: its CRC fails
+    flash.flip_bit(at + 5, 0)  # inside the newer record: its CRC fails
     h = Hand(str(tmp_path / "nvm.bin"))
     assert h.app.stats.games == 1
     assert any("statistics: the newest saved record cannot be read; using an older one"

@@ -39,7 +39,7 @@ def _app(decks=scenes.DECKS, rules=None, **kw):
 def _in_match(decks=scenes.DECKS, **kw):
     """A handheld with a two-player match dealt at about 400 ms."""
     hw, app = _app(decks, **kw)
-    hw.keys.tap(key_named("A3"), hw.ms(400))  # RIGHT on "2 PLAYERS"
+    hw.buttons.tap(key_named("A3"), hw.ms(400))  # RIGHT on "2 PLAYERS"
     _run_until(hw, app, 450)
     assert app.state == App.PLAY
     return hw, app
@@ -63,9 +63,9 @@ def test_a_screen_switch_costs_about_one_full_frame():
 def test_nothing_is_sent_while_nothing_changes():
     hw, app = _in_match()
     _run_until(hw, app, 700)
-    mark = hw.i2c.mark()
+    mark = hw.bus.mark()
     _run_until(hw, app, 950)
-    assert hw.i2c.since(mark).bytes_sent == 0
+    assert hw.bus.since(mark).bytes_sent == 0
 
 
 def test_a_key_press_is_handled_in_the_first_pass_after_the_scanner_reports_it():
@@ -73,7 +73,7 @@ def test_a_key_press_is_handled_in_the_first_pass_after_the_scanner_reports_it()
     starts = []
     press_ms = [400, 600, 611, 740, 905, 1233]
     for ms in press_ms:
-        hw.keys.tap(key_named("AB"[ms % 2] + str(ms % 4)), hw.ms(ms), 30)
+        hw.buttons.tap(key_named("AB"[ms % 2] + str(ms % 4)), hw.ms(ms), 30)
     handled = []
     while hw.elapsed < 1500:
         starts.append(hw.elapsed)
@@ -91,9 +91,9 @@ def test_a_key_press_is_handled_in_the_first_pass_after_the_scanner_reports_it()
 
 def test_presses_reach_the_engine_with_the_scanners_timestamps():
     hw, app = _app()
-    hw.keys.tap(key_named("A3"), hw.ms(400))
+    hw.buttons.tap(key_named("A3"), hw.ms(400))
     _run_until(hw, app, 690)
-    hw.keys.tap(key_named("A0"), hw.ms(703))  # A covers pile 0: stamped by the debouncing scan
+    hw.buttons.tap(key_named("A0"), hw.ms(703))  # A covers pile 0: stamped by the debouncing scan
     _run_until(hw, app, 800)
     first = -(-703 // SCAN_MS) * SCAN_MS
     assert app.match.game.changed_at(0) == hw.ms(first + SCAN_MS * (DEBOUNCE_SCANS - 1))
@@ -101,12 +101,12 @@ def test_presses_reach_the_engine_with_the_scanners_timestamps():
 
 def test_the_next_game_takes_the_result_and_its_messages_away():
     hw, app = _in_match(scenes.ONE_LEFT)  # A's last card covers pile 0
-    hw.keys.tap(key_named("A0"), hw.ms(700))
+    hw.buttons.tap(key_named("A0"), hw.ms(700))
     _run_until(hw, app, 2000)
     assert app.state == App.RESULT and app.settled == 2  # saved, collected, tidied
     assert all(b.shown == 2 for b in app.table.banners)
     assert all(lang_en.NEXT.encode() in _line_text(hw, p) for p in range(2))
-    hw.keys.tap(key_named("A1"), hw.ms(2000))  # any key: the next game
+    hw.buttons.tap(key_named("A1"), hw.ms(2000))  # any key: the next game
     _run_until(hw, app, 2600)
     assert app.state == App.PLAY and not app.table.pending
     assert all(b.shown == 0 for b in app.table.banners)
@@ -125,16 +125,16 @@ def test_a_bouncing_contact_is_one_press():
     hw, app = _in_match()
     _run_until(hw, app, 700)
     t = hw.ms(700)
-    hw.keys.press(key_named("A0"), t)  # A covers pile 0 ...
-    hw.keys.release(key_named("A0"), ticks_add(t, 4))  # ... the contact opens for 4 ms ...
-    hw.keys.press(key_named("A0"), ticks_add(t, 8))
-    hw.keys.release(key_named("A0"), ticks_add(t, 90))
+    hw.buttons.press(key_named("A0"), t)  # A covers pile 0 ...
+    hw.buttons.release(key_named("A0"), ticks_add(t, 4))  # ... the contact opens for 4 ms ...
+    hw.buttons.press(key_named("A0"), ticks_add(t, 8))
+    hw.buttons.release(key_named("A0"), ticks_add(t, 90))
     before = app.presses
     _run_until(hw, app, 900)
     g = app.match.game
     assert (app.presses - before, app.bounces) == (1, 1)
     assert g.deck_size(0) == 1 and not g.locked(0, hw.clock.now)  # one cover, no foul
-    hw.keys.tap(key_named("A0"), hw.ms(930), 60)  # 30 ms after its release: a press, a foul
+    hw.buttons.tap(key_named("A0"), hw.ms(930), 60)  # 30 ms after its release: a press, a foul
     _run_until(hw, app, 1000)
     assert app.presses - before == 2 and g.locked(0, hw.clock.now)
 
@@ -142,7 +142,7 @@ def test_a_bouncing_contact_is_one_press():
 @pytest.mark.parametrize("keys", [False, True], ids=["idle", "with-key-events"])
 def test_the_main_loop_allocates_nothing_net(keys):
     hw, app = _app(scenes.DECKS)
-    hw.keys.tap(key_named("A3"), hw.ms(400))  # RIGHT on "2 PLAYERS": into a match
+    hw.buttons.tap(key_named("A3"), hw.ms(400))  # RIGHT on "2 PLAYERS": into a match
     _run_until(hw, app, 300)
     net, where = measure.main_loop_allocation(hw, app, 1000, keys)
     assert app.state in (App.PLAY, App.RESULT)
@@ -154,7 +154,7 @@ def test_the_main_loop_allocates_nothing_net(keys):
 def test_an_overflowed_event_queue_is_cleared_and_reported():
     hw, app = _in_match()
     for i in range(80):  # more events than the queue holds, between two passes
-        hw.keys.inject(1 + i % 3, i % 2 == 0, hw.clock.now)
+        hw.buttons.inject(1 + i % 3, i % 2 == 0, hw.clock.now)
     app.step()
     assert app.overflows == 1 and not hw.keys.events.overflowed
     assert b"KEYS LOST" in _line_text(hw, 0)
@@ -166,7 +166,7 @@ def test_a_key_with_no_mapping_is_reported_and_ignored():
     hw, app = _in_match(key_count=20)
     _run_until(hw, app, 600)
     before = app.match.game.deck_cards(0), app.match.game.deck_cards(1)
-    hw.keys.tap(18, hw.clock.now)
+    hw.buttons.tap(18, hw.clock.now)
     _run_until(hw, app, 800)
     assert app.unknown == 1
     assert (app.match.game.deck_cards(0), app.match.game.deck_cards(1)) == before
@@ -175,12 +175,12 @@ def test_a_key_with_no_mapping_is_reported_and_ignored():
 
 def test_a_key_held_for_seconds_is_reported_until_released():
     hw, app = _app()
-    hw.keys.tap(key_named("A3"), hw.ms(400))
+    hw.buttons.tap(key_named("A3"), hw.ms(400))
     _run_until(hw, app, 400)
-    hw.keys.press(key_named("Af1"), hw.ms(500))
+    hw.buttons.press(key_named("Af1"), hw.ms(500))
     _run_until(hw, app, 3600)
     assert b"KEY HELD" in _line_text(hw, 0)
-    hw.keys.release(key_named("Af1"), hw.clock.now)
+    hw.buttons.release(key_named("Af1"), hw.clock.now)
     _run_until(hw, app, 3700)
     assert b"KEY HELD" not in _line_text(hw, 0)
 
@@ -202,7 +202,7 @@ def test_bad_settings_fall_back_to_defaults_and_say_which():
     for key in bad:
         assert key in said
     assert hw.info["CS_I2C_HZ"] == 400000 and hw.info["CS_MENU"] == "GP14"
-    assert hw.i2c.frequency == 400000
+    assert hw.bus.frequency == 400000
 
 
 def test_a_pin_used_twice_falls_back_to_the_default_pin_map():
@@ -270,16 +270,16 @@ def test_hardware_that_will_not_start_is_started_again(monkeypatch):
 def test_good_settings_are_used():
     hw = virtual.init(seed=1, settings={"CS_I2C_HZ": 1000000, "CS_PIEZO": "GP16"})
     assert hw.console_lines == []
-    assert hw.i2c.frequency == 1000000 and hw.info["CS_PIEZO"] == "GP16"
+    assert hw.bus.frequency == 1000000 and hw.info["CS_PIEZO"] == "GP16"
 
 
 def test_a_whole_match_plays_through_the_keys():
     hw, app = _app("5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c 6c")
-    hw.keys.tap(key_named("A3"), hw.ms(400))
-    hw.keys.tap(key_named("A0"), hw.ms(700))  # A covers with the last card: A wins game 1
+    hw.buttons.tap(key_named("A3"), hw.ms(400))
+    hw.buttons.tap(key_named("A0"), hw.ms(700))  # A covers with the last card: A wins game 1
     _run_until(hw, app, 2000)
     assert app.state == App.RESULT and app.match.game.wins == (1, 0)
-    hw.keys.tap(key_named("A0"), hw.ms(2000))  # next game
+    hw.buttons.tap(key_named("A0"), hw.ms(2000))  # next game
     _run_until(hw, app, 2300)
     assert app.state == App.PLAY and app.match.game.games == 2
     assert app.match.game.phase in (engine.PLAY, engine.STALL)
@@ -287,9 +287,9 @@ def test_a_whole_match_plays_through_the_keys():
 
 def test_sounds_follow_the_play():
     hw, app = _app()
-    hw.keys.tap(key_named("A3"), hw.ms(400))
+    hw.buttons.tap(key_named("A3"), hw.ms(400))
     _run_until(hw, app, 690)
-    hw.keys.tap(key_named("A0"), hw.ms(700))
+    hw.buttons.tap(key_named("A0"), hw.ms(700))
     _run_until(hw, app, 720)
     assert any(hz for t, hz in hw.buzzer.log if ticks_diff(t, hw.ms(700)) >= 0)
     _run_until(hw, app, 1000)
@@ -314,14 +314,14 @@ def test_numeric_settings_given_as_text_are_read():
     hw = virtual.init(seed=1, settings={"CS_I2C_ADDRESS": "0x3C", "CS_I2C_HZ": "1000000",
                                         "CS_KEY_INTERVAL_MS": " 10 "})
     assert hw.console_lines == []
-    assert hw.i2c.frequency == 1000000 and hw.info["CS_KEY_INTERVAL_MS"] == 10
+    assert hw.bus.frequency == 1000000 and hw.info["CS_KEY_INTERVAL_MS"] == 10
 
 
 def test_an_i2c_clock_that_is_not_one_of_the_choices_falls_back():
     hw = virtual.init(seed=1, settings={"CS_I2C_HZ": 250000, "CS_I2C_ADDRESS": "fast"})
     said = "\n".join(hw.console_lines)
     assert "CS_I2C_HZ = 250000 is not valid" in said and "CS_I2C_ADDRESS = 'fast'" in said
-    assert hw.i2c.frequency == 400000
+    assert hw.bus.frequency == 400000
 
 
 # ---- the board's clock: ticks_ms starts at 0x1FFF0000 and wraps 65.5 s after power-on ----
@@ -335,8 +335,8 @@ def test_the_desktop_clock_starts_where_the_boards_does():
 def test_a_game_across_the_wrap_keeps_its_true_length_and_cover_time():
     # The match starts 100 ms before the clock wraps and A wins 300 ms later, after it.
     hw, app = _app("5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c 6c", start_ms=TICKS_PERIOD - 500)
-    hw.keys.tap(key_named("A3"), hw.ms(400))
-    hw.keys.tap(key_named("A0"), hw.ms(700))  # A covers with the last card: A wins
+    hw.buttons.tap(key_named("A3"), hw.ms(400))
+    hw.buttons.tap(key_named("A0"), hw.ms(700))  # A covers with the last card: A wins
     _run_until(hw, app, 2000)
     assert app.state == App.RESULT and app.match.game.wins == (1, 0)
     assert app.match.game.ended_at < app.match.game.started_at  # the clock wrapped between
@@ -351,7 +351,7 @@ def test_keys_are_not_taken_as_held_at_power_up_days_later():
         hw.clock.advance(1 << 27)
         len(hw.keys.events)  # the scanner goes on scanning
     hw.feed()
-    hw.keys.tap(key_named("A3"), ticks_add(hw.clock.now, 50))  # RIGHT on "2 PLAYERS"
+    hw.buttons.tap(key_named("A3"), ticks_add(hw.clock.now, 50))  # RIGHT on "2 PLAYERS"
     _run_until(hw, app, hw.elapsed + 300)
     assert app.state == App.PLAY
     assert not [ln for ln in hw.console_lines if "down at power-up" in ln]

@@ -183,7 +183,7 @@ def test_the_window_front_end_runs_under_a_virtual_video_driver(monkeypatch):
     from tools.play import _parser, _window
     args = _parser().parse_args(["--window", "--seed", "2", "--nvm", ""])
     hw, passes = _window(args, stop_after=30)
-    assert passes >= 30 and hw.i2c.bytes_sent > 1000
+    assert passes >= 30 and hw.bus.bytes_sent > 1000
 
 
 def test_the_readme_screenshot_is_what_the_headless_mode_makes(tmp_path):
@@ -202,7 +202,8 @@ def test_the_readme_screenshot_is_what_the_headless_mode_makes(tmp_path):
 def test_nvm_saves_survive_a_kill_at_any_moment(tmp_path, monkeypatch):
     from hardware import virtual
     path = str(tmp_path / "nvm.bin")
-    nvm = virtual.NVM(path)
+    flash = virtual.Flash(path)
+    nvm = flash.nvm
     nvm[0:3] = b"old"
     before = open(path, "rb").read()
     for step in ("write", "fsync", "replace"):
@@ -222,7 +223,7 @@ def test_nvm_saves_survive_a_kill_at_any_moment(tmp_path, monkeypatch):
         monkeypatch.undo()
         assert open(path, "rb").read() == before, step  # the old contents, whole
         assert [p for p in os.listdir(tmp_path) if ".tmp-" in p] == []
-        nvm.data[3:6] = b"\xff\xff\xff"
+        flash.data[3:6] = b"\xff\xff\xff"
         del real
     nvm[3:6] = b"new"
     assert open(path, "rb").read()[:6] == b"oldnew"
@@ -231,8 +232,8 @@ def test_nvm_saves_survive_a_kill_at_any_moment(tmp_path, monkeypatch):
 def test_a_second_handheld_on_the_same_nvm_file_is_refused(tmp_path):
     from hardware import virtual
     path = str(tmp_path / "nvm.bin")
-    first = virtual.NVM(path)
-    again = virtual.NVM(path)  # this process's own handhelds may share it (a power cycle)
+    first = virtual.Flash(path)
+    again = virtual.Flash(path)  # this process's own handhelds may share it (a power cycle)
     r = subprocess.run([sys.executable, "-m", "tools.play", "--terminal", "--nvm", path],
                        cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "in use by another virtual handheld" in r.stderr

@@ -3,14 +3,14 @@ import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from engine.ticks import TICKS_PERIOD, ticks_add, ticks_diff
-from hardware.virtual.keypad import Event, EventQueue, SimClock, VirtualKeys, load_script
+from hardware.virtual.keypad import Buttons, Event, EventQueue, SimClock, VirtualKeys, load_script
 
 
-def drain(keys):
+def drain(buttons):
     """Every queued event as (key_number, pressed, timestamp)."""
     out = []
     e = Event()
-    while keys.events.get_into(e):
+    while buttons.keys.events.get_into(e):
         out.append((e.key_number, e.pressed, e.timestamp))
     return out
 
@@ -30,173 +30,175 @@ def test_event_defaults_equality_and_hash_ignore_the_timestamp():
 
 
 def test_get_into_fills_the_given_event_in_place_and_leaves_it_alone_when_empty():
-    keys = VirtualKeys(4)
-    keys.tap(2, 12, hold_ms=20)
-    keys.scan_until(100)
+    buttons = Buttons(4)
+    buttons.tap(2, 12, hold_ms=20)
+    buttons.scan_until(100)
     e = Event(0, True, 0)
     ident = id(e)
-    assert keys.events.get_into(e) is True
+    assert buttons.keys.events.get_into(e) is True
     assert id(e) == ident
     assert (e.key_number, e.pressed, e.released, e.timestamp) == (2, True, False, 15)
-    assert keys.events.get_into(e) is True
+    assert buttons.keys.events.get_into(e) is True
     assert (e.key_number, e.pressed, e.released, e.timestamp) == (2, False, True, 35)
-    assert keys.events.get_into(e) is False
+    assert buttons.keys.events.get_into(e) is False
     assert (e.key_number, e.pressed, e.timestamp) == (2, False, 35)
     with pytest.raises(TypeError):
-        keys.events.get_into((0, True))
+        buttons.keys.events.get_into((0, True))
 
 
 def test_get_returns_new_events_then_none_and_len_bool_follow_the_queue():
-    keys = VirtualKeys(2)
-    assert keys.events.get() is None and not keys.events and len(keys.events) == 0
-    keys.press(1, 3)
-    keys.scan_until(5)
-    assert keys.events and len(keys.events) == 1
-    assert keys.events.get() == Event(1, True)
-    assert keys.events.get() is None
+    buttons = Buttons(2)
+    q = buttons.keys.events
+    assert q.get() is None and not q and len(q) == 0
+    buttons.press(1, 3)
+    buttons.scan_until(5)
+    assert q and len(q) == 1
+    assert q.get() == Event(1, True)
+    assert q.get() is None
 
 
 # -- scanning --------------------------------------------------------------------------
 
 def test_events_within_one_scan_come_in_key_number_order():
-    keys = VirtualKeys(5, interval_ms=10)
-    keys.press(3, 11)
-    keys.press(1, 14)
-    keys.press(4, 17)
-    keys.press(0, 20)  # exactly at a scan's time: seen by that scan
-    keys.scan_until(20)
-    assert drain(keys) == [(0, True, 20), (1, True, 20), (3, True, 20), (4, True, 20)]
+    buttons = Buttons(5, interval_ms=10)
+    buttons.press(3, 11)
+    buttons.press(1, 14)
+    buttons.press(4, 17)
+    buttons.press(0, 20)  # exactly at a scan's time: seen by that scan
+    buttons.scan_until(20)
+    assert drain(buttons) == [(0, True, 20), (1, True, 20), (3, True, 20), (4, True, 20)]
 
 
 def test_timestamps_are_scan_times_quantised_to_the_interval_from_the_start():
-    keys = VirtualKeys(1, interval_ms=5, start_ms=1002)
+    buttons = Buttons(1, interval_ms=5, start_ms=1002)
     for at in (1003, 1021, 1040, 1057):
-        keys.set_key(0, at in (1003, 1040), at)
-    keys.scan_until(1100)
-    assert drain(keys) == [(0, True, 1007), (0, False, 1022), (0, True, 1042), (0, False, 1057)]
-    assert keys.last_scan_ms == 1097 and keys.next_scan_ms == 1102
+        buttons.set_key(0, at in (1003, 1040), at)
+    buttons.scan_until(1100)
+    assert drain(buttons) == [(0, True, 1007), (0, False, 1022), (0, True, 1042),
+                              (0, False, 1057)]
+    assert buttons.last_scan_ms == 1097 and buttons.next_scan_ms == 1102
 
 
 def test_nothing_is_scanned_beyond_now():
-    keys = VirtualKeys(1)
-    keys.press(0, 1)
-    keys.scan_until(4)
-    assert drain(keys) == []
-    keys.scan_until(5)
-    assert drain(keys) == [(0, True, 5)]
+    buttons = Buttons(1)
+    buttons.press(0, 1)
+    buttons.scan_until(4)
+    assert drain(buttons) == []
+    buttons.scan_until(5)
+    assert drain(buttons) == [(0, True, 5)]
 
 
 def test_debounce_threshold_1_reports_at_the_first_scan_3_after_three():
-    fast, slow = VirtualKeys(1, debounce_threshold=1), VirtualKeys(1, debounce_threshold=3)
-    for keys in (fast, slow):
-        keys.press(0, 12)
-        keys.release(0, 52)
-        keys.scan_until(200)
+    fast, slow = Buttons(1, debounce_threshold=1), Buttons(1, debounce_threshold=3)
+    for buttons in (fast, slow):
+        buttons.press(0, 12)
+        buttons.release(0, 52)
+        buttons.scan_until(200)
     assert drain(fast) == [(0, True, 15), (0, False, 55)]
     assert drain(slow) == [(0, True, 25), (0, False, 65)]
 
 
 def test_a_press_shorter_than_the_threshold_is_filtered_out():
-    keys = VirtualKeys(1, debounce_threshold=3)
-    keys.tap(0, 12, hold_ms=12)  # seen by the scans at 15 and 20 only
-    keys.scan_until(200)
-    assert drain(keys) == []
+    buttons = Buttons(1, debounce_threshold=3)
+    buttons.tap(0, 12, hold_ms=12)  # seen by the scans at 15 and 20 only
+    buttons.scan_until(200)
+    assert drain(buttons) == []
 
 
 def test_debounce_integrates_a_flickering_contact_rather_than_counting_a_run():
     # CircuitPython's counter: down, down, up, down, down -> -3 -2 -1 -2 -1 0: pressed.
-    keys = VirtualKeys(1, debounce_threshold=3)
-    keys.scan_until(100)  # settle: released
-    keys.press(0, 101)
-    keys.release(0, 111)
-    keys.press(0, 116)
-    keys.scan_until(200)
-    assert drain(keys) == [(0, True, 125)]
+    buttons = Buttons(1, debounce_threshold=3)
+    buttons.scan_until(100)  # settle: released
+    buttons.press(0, 101)
+    buttons.release(0, 111)
+    buttons.press(0, 116)
+    buttons.scan_until(200)
+    assert drain(buttons) == [(0, True, 125)]
 
 
 def test_a_tap_shorter_than_the_interval_between_two_scans_is_missed():
-    keys = VirtualKeys(1, interval_ms=20)
-    keys.tap(0, 21, hold_ms=15)  # down 21..36, scans at 20 and 40
-    keys.tap(0, 55, hold_ms=15)  # down 55..70, the scan at 60 sees it
-    keys.scan_until(200)
-    assert drain(keys) == [(0, True, 60), (0, False, 80)]
+    buttons = Buttons(1, interval_ms=20)
+    buttons.tap(0, 21, hold_ms=15)  # down 21..36, scans at 20 and 40
+    buttons.tap(0, 55, hold_ms=15)  # down 55..70, the scan at 60 sees it
+    buttons.scan_until(200)
+    assert drain(buttons) == [(0, True, 60), (0, False, 80)]
 
 
 def test_keys_held_when_the_scanner_starts_are_not_reported_until_reset():
     clock = SimClock(500)
-    keys = VirtualKeys(3, clock=clock)
-    keys.press(0, 500)
-    keys.press(2, 500)
+    buttons = Buttons(3, clock=clock)
+    buttons.press(0, 500)
+    buttons.press(2, 500)
     clock.advance(50)
-    assert drain(keys) == []
-    keys.reset()
-    assert drain(keys) == [(0, True, 550), (2, True, 550)]
+    assert drain(buttons) == []
+    buttons.keys.reset()
+    assert drain(buttons) == [(0, True, 550), (2, True, 550)]
     clock.advance(7)
-    keys.release(0, 557)
+    buttons.release(0, 557)
     clock.advance(3)
-    assert drain(keys) == [(0, False, 560)]  # the scan grid restarted at the reset
+    assert drain(buttons) == [(0, False, 560)]  # the scan grid restarted at the reset
 
 
 def test_reset_rereports_held_keys_after_the_debounce_threshold():
-    keys = VirtualKeys(2, debounce_threshold=2)
-    keys.scan_until(10)
-    keys.press(1, 11)
-    keys.scan_until(100)
-    assert drain(keys) == [(1, True, 20)]
-    keys.reset(at_ms=103)
-    assert drain(keys) == []
-    keys.scan_until(108)
-    assert drain(keys) == [(1, True, 108)]
-    keys.reset()  # no clock: at the last scan's time
-    keys.scan_until(113)
-    assert drain(keys) == [(1, True, 113)]
+    buttons = Buttons(2, debounce_threshold=2)
+    buttons.scan_until(10)
+    buttons.press(1, 11)
+    buttons.scan_until(100)
+    assert drain(buttons) == [(1, True, 20)]
+    buttons.reset(at_ms=103)
+    assert drain(buttons) == []
+    buttons.scan_until(108)
+    assert drain(buttons) == [(1, True, 108)]
+    buttons.keys.reset()  # no clock: at the last scan's time
+    buttons.scan_until(113)
+    assert drain(buttons) == [(1, True, 113)]
 
 
 def test_overflow_drops_the_newest_sets_overflowed_and_clear_resets_it():
-    keys = VirtualKeys(4, max_events=3)
+    buttons = Buttons(4, max_events=3)
     for k in range(4):
-        keys.press(k, 1)
-    keys.release(0, 6)
-    keys.scan_until(10)
-    q = keys.events
+        buttons.press(k, 1)
+    buttons.release(0, 6)
+    buttons.scan_until(10)
+    q = buttons.keys.events
     assert q.overflowed and len(q) == 3
-    assert drain(keys) == [(0, True, 5), (1, True, 5), (2, True, 5)]
+    assert drain(buttons) == [(0, True, 5), (1, True, 5), (2, True, 5)]
     assert q.overflowed  # getting events does not reset it
-    keys.release(1, 11)
-    keys.scan_until(15)
-    assert drain(keys) == [(1, False, 15)]  # key 3's press and key 0's release are lost
+    buttons.release(1, 11)
+    buttons.scan_until(15)
+    assert drain(buttons) == [(1, False, 15)]  # key 3's press and key 0's release are lost
     assert q.overflowed
     q.clear()
     assert not q.overflowed and len(q) == 0
 
 
 def test_clear_drops_queued_events():
-    keys = VirtualKeys(2)
-    keys.press(0, 1)
-    keys.scan_until(5)
-    keys.events.clear()
-    assert drain(keys) == []
+    buttons = Buttons(2)
+    buttons.press(0, 1)
+    buttons.scan_until(5)
+    buttons.keys.events.clear()
+    assert drain(buttons) == []
 
 
 def test_ticks_wrap_timestamps_wrap_and_order_is_kept():
     start = TICKS_PERIOD - 12
     clock = SimClock(start)
-    keys = VirtualKeys(2, clock=clock)
-    keys.press(0, TICKS_PERIOD - 4)
-    keys.press(1, 1)
-    keys.release(0, 3)
-    keys.release(1, 9)
+    buttons = Buttons(2, clock=clock)
+    buttons.press(0, TICKS_PERIOD - 4)
+    buttons.press(1, 1)
+    buttons.release(0, 3)
+    buttons.release(1, 9)
     clock.advance(30)
-    got = drain(keys)
+    got = drain(buttons)
     assert got == [(0, True, TICKS_PERIOD - 2), (0, False, 3), (1, True, 3), (1, False, 13)]
     assert all(ticks_diff(b[2], a[2]) >= 0 for a, b in zip(got, got[1:]))
 
 
 def test_the_clock_drives_a_queue_the_firmware_holds_on_to():
     clock = SimClock()
-    keys = VirtualKeys(17, clock=clock)
-    q, e = keys.events, Event()
-    keys.tap(16, 3, hold_ms=40)
+    buttons = Buttons(17, clock=clock)
+    q, e = buttons.keys.events, Event()
+    buttons.tap(16, 3, hold_ms=40)
     assert not q.get_into(e)
     clock.advance(5)
     assert q.get_into(e) and (e.key_number, e.pressed, e.timestamp) == (16, True, 5)
@@ -206,50 +208,55 @@ def test_the_clock_drives_a_queue_the_firmware_holds_on_to():
 
 def test_long_idle_spans_are_skipped_quickly():
     clock = SimClock()
-    keys = VirtualKeys(17, interval_ms=1, clock=clock)
-    keys.tap(5, 10_000_000, hold_ms=3)
+    buttons = Buttons(17, interval_ms=1, clock=clock)
+    buttons.tap(5, 10_000_000, hold_ms=3)
     clock.advance(20_000_000)
-    assert drain(keys) == [(5, True, 10_000_000), (5, False, 10_000_003)]
+    assert drain(buttons) == [(5, True, 10_000_000), (5, False, 10_000_003)]
 
 
 def test_bad_arguments_raise():
-    keys = VirtualKeys(17)
+    buttons = Buttons(17)
     for k in (-1, 17, 1.0, None):
         with pytest.raises(ValueError):
-            keys.set_key(k, True, 0)
+            buttons.set_key(k, True, 0)
     with pytest.raises(ValueError):
-        keys.press(0)  # no clock: a time is needed
+        buttons.press(0)  # no clock: a time is needed
     with pytest.raises(ValueError):
-        keys.press(0, TICKS_PERIOD)
-    keys.scan_until(50)
+        buttons.press(0, TICKS_PERIOD)
+    buttons.scan_until(50)
     with pytest.raises(ValueError):
-        keys.press(0, 49)  # before the last scan
-    keys.press(0, 50)  # at the last scan: seen by the next one
-    keys.scan_until(55)
-    assert drain(keys) == [(0, True, 55)]
+        buttons.press(0, 49)  # before the last scan
+    buttons.press(0, 50)  # at the last scan: seen by the next one
+    buttons.scan_until(55)
+    assert drain(buttons) == [(0, True, 55)]
     for bad in (dict(key_count=0), dict(key_count=1, interval_ms=0),
                 dict(key_count=1, debounce_threshold=0), dict(key_count=1, max_events=0),
                 dict(key_count=1, debounce_threshold=128)):
         with pytest.raises(ValueError):
-            VirtualKeys(**bad)
+            Buttons(**bad)
+    for pins, options in (((), {}), ((0,), dict(interval=0.0001)),
+                          ((0,), dict(debounce_threshold=128)), ((0,), dict(max_events=0))):
+        with pytest.raises(ValueError):
+            VirtualKeys(pins, value_when_pressed=False, **options)
     with pytest.raises(ValueError):
         SimClock().advance(-1)
 
 
 def test_a_key_with_no_mapping_can_be_injected():
-    keys = VirtualKeys(17, max_events=2)
-    keys.scan_until(20)
-    assert keys.inject(40, True) is True
-    assert keys.inject(16, False, at_ms=7) is True
-    assert keys.inject(1, True) is False and keys.events.overflowed
-    assert drain(keys) == [(40, True, 20), (16, False, 7)]
+    buttons = Buttons(17, max_events=2)
+    buttons.scan_until(20)
+    assert buttons.inject(40, True) is True
+    assert buttons.inject(16, False, at_ms=7) is True
+    assert buttons.inject(1, True) is False and buttons.keys.events.overflowed
+    assert drain(buttons) == [(40, True, 20), (16, False, 7)]
 
 
 def test_deinit_makes_the_scanner_unusable():
-    with VirtualKeys(2) as keys:
+    buttons = Buttons(2)
+    with buttons.keys as keys:
         assert keys.key_count == 2
     for use in (lambda: keys.events, lambda: keys.key_count, keys.reset,
-                lambda: keys.press(0, 1), lambda: keys.scan_until(10)):
+                lambda: buttons.press(0, 1), lambda: buttons.scan_until(10)):
         with pytest.raises(ValueError):
             use()
 
@@ -271,10 +278,10 @@ def test_a_script_parses_into_timed_contact_changes():
     events = load_script(SCRIPT, names={"A0": 0, "MENU": 16})
     assert events == [(0, 0, True), (40, 0, False), (100, 3, True), (180, 3, False),
                       (200, 16, True), (215, 16, False), (250, 16, True)]
-    keys = VirtualKeys(17, start_ms=TICKS_PERIOD - 100)
-    keys.schedule(events, offset_ms=TICKS_PERIOD - 99)
-    keys.scan_until(ticks_add(TICKS_PERIOD - 99, 300))
-    got = [(k, p, ticks_diff(t, TICKS_PERIOD - 100)) for k, p, t in drain(keys)]
+    buttons = Buttons(17, start_ms=TICKS_PERIOD - 100)
+    buttons.schedule(events, offset_ms=TICKS_PERIOD - 99)
+    buttons.scan_until(ticks_add(TICKS_PERIOD - 99, 300))
+    got = [(k, p, ticks_diff(t, TICKS_PERIOD - 100)) for k, p, t in drain(buttons)]
     assert got == [(0, True, 5), (0, False, 45), (3, True, 105), (3, False, 185),
                    (16, True, 205), (16, False, 220), (16, True, 255)]
 
@@ -305,11 +312,11 @@ def test_key_names_need_a_mapping():
 
 
 def test_schedule_checks_every_event_before_scheduling_any():
-    keys = VirtualKeys(4)
+    buttons = Buttons(4)
     with pytest.raises(ValueError):
-        keys.schedule([(10, 0, True), (20, 4, True)])
-    keys.scan_until(100)
-    assert drain(keys) == []
+        buttons.schedule([(10, 0, True), (20, 4, True)])
+    buttons.scan_until(100)
+    assert drain(buttons) == []
 
 
 # -- property ---------------------------------------------------------------------------
@@ -340,22 +347,22 @@ def scenarios(draw):
 def test_clean_presses_come_out_as_alternating_presses_and_releases_in_time_order(sc):
     interval, threshold, start, plans, steps = sc
     clock = SimClock(start)
-    keys = VirtualKeys(len(plans), interval_ms=interval, debounce_threshold=threshold,
-                       max_events=64, clock=clock)
+    buttons = Buttons(len(plans), interval_ms=interval, debounce_threshold=threshold,
+                      max_events=64, clock=clock)
     for key, times in enumerate(plans):
         for i, t in enumerate(times):
-            keys.set_key(key, i % 2 == 0, ticks_add(start, t))
+            buttons.set_key(key, i % 2 == 0, ticks_add(start, t))
     got, e = [], Event()
     end = max((ts[-1] for ts in plans if ts), default=0) + interval * (threshold + 1)
     elapsed = 0
     for dt in steps + [end]:
         clock.advance(dt)
         elapsed += dt
-        while keys.events.get_into(e):
+        while buttons.keys.events.get_into(e):
             got.append((e.key_number, e.pressed, e.timestamp))
         if elapsed > end:
             break
-    assert not keys.events.overflowed
+    assert not buttons.keys.events.overflowed
     assert all(ticks_diff(b[2], a[2]) >= 0 for a, b in zip(got, got[1:]))
     for key, times in enumerate(plans):
         mine = [(p, ticks_diff(t, start)) for k, p, t in got if k == key]

@@ -2,8 +2,8 @@
 
 The real driver (adafruit_displayio_ssd1306 over i2cdisplaybus) talks to a VirtualI2C;
 the decoded glass must match the bitmap pixel for pixel, and the bytes on the wire are
-counted. Full 128x64 frame: 7 (column window) + 7 (page window) + 1026 (0x40 + 1024
-bytes of GDDRAM) = 1,040 bytes in 3 transactions.
+counted (by its test driver, Bus). Full 128x64 frame: 7 (column window) + 7 (page
+window) + 1026 (0x40 + 1024 bytes of GDDRAM) = 1,040 bytes in 3 transactions.
 """
 import errno
 
@@ -14,7 +14,7 @@ import displayio
 import i2cdisplaybus
 from PIL import Image
 
-from hardware.virtual.ssd1306 import HORIZONTAL, PAGE, VERTICAL, VirtualI2C, VirtualSSD1306
+from hardware.virtual.ssd1306 import HORIZONTAL, PAGE, VERTICAL, Bus, VirtualI2C, VirtualSSD1306
 
 FULL_FRAME_BYTES = 1040
 ONE_COLUMN_BYTES = 17  # 7 + 7 + (address, 0x40, one GDDRAM byte)
@@ -25,11 +25,12 @@ class Rig:
 
     def __init__(self, width=128, height=64, **display_options):
         displayio.release_displays()
-        self.i2c = VirtualI2C(keep_log=True)
-        self.oled = self.i2c.attach(VirtualSSD1306(width, height))
-        self.bus = i2cdisplaybus.I2CDisplayBus(self.i2c, device_address=0x3C)
+        self.bus = Bus(keep_log=True)
+        self.i2c = self.bus.i2c
+        self.oled = self.bus.attach(VirtualSSD1306(width, height))
+        self.display_bus = i2cdisplaybus.I2CDisplayBus(self.i2c, device_address=0x3C)
         self.display = adafruit_displayio_ssd1306.SSD1306(
-            self.bus, width=width, height=height, auto_refresh=False, **display_options
+            self.display_bus, width=width, height=height, auto_refresh=False, **display_options
         )
 
     def show_bitmap(self):
@@ -40,9 +41,9 @@ class Rig:
 
     def refresh(self):
         """display.refresh(); returns the traffic it caused."""
-        mark = self.i2c.mark()
+        mark = self.bus.mark()
         self.display.refresh()
-        return self.i2c.since(mark)
+        return self.bus.since(mark)
 
 
 @pytest.fixture
@@ -99,10 +100,10 @@ def assert_shows(oled, expected):
 
 
 def bare_oled():
-    """A controller on a bus with nothing sent yet (power-on state: page addressing)."""
-    i2c = VirtualI2C()
-    oled = i2c.attach(VirtualSSD1306())
-    return i2c, oled
+    """(VirtualI2C, VirtualSSD1306): a controller alone on a bus, nothing sent yet
+    (power-on state: page addressing)."""
+    bus = Bus()
+    return bus.i2c, bus.attach(VirtualSSD1306())
 
 
 # --- the real driver -------------------------------------------------------------------
@@ -115,9 +116,9 @@ def test_init_sequence_is_recognised(rig):
     assert oled.segment_remap and oled.com_remap and not oled.inverted
     assert oled.multiplex == 64 and oled.settings[0xDA] == (0x12,)
     assert oled.unknown_commands == 0
-    assert rig.i2c.log[0] == (0x3C, b"\x80\xae")
-    assert rig.i2c.log[1] == (0x3C, b"\x80\x20\x80\x00")  # argument in its own 0x80 pair
-    assert (rig.i2c.transactions, rig.i2c.bytes_sent) == (14, 60)
+    assert rig.bus.log[0] == (0x3C, b"\x80\xae")
+    assert rig.bus.log[1] == (0x3C, b"\x80\x20\x80\x00")  # argument in its own 0x80 pair
+    assert (rig.bus.transactions, rig.bus.bytes_sent) == (14, 60)
 
 
 def test_full_refresh_shows_the_bitmap_pixel_for_pixel(rig):
@@ -153,7 +154,7 @@ def test_a_small_change_sends_only_its_page_aligned_column(rig):
         bitmap[x, y] = 1 - bitmap[x, y]
         assert rig.refresh() == (ONE_COLUMN_BYTES, 3)
         assert_shows(rig.oled, pixels_of(bitmap))
-    assert rig.i2c.log[-2] == (0x3C, b"\x80\x22\x80\x00\x80\x00")  # pages 0..0
+    assert rig.bus.log[-2] == (0x3C, b"\x80\x22\x80\x00\x80\x00")  # pages 0..0
     bitmap[9, 7] = bitmap[9, 8] = 1  # two pages, one column
     assert rig.refresh().bytes_sent == ONE_COLUMN_BYTES + 1
     assert_shows(rig.oled, pixels_of(bitmap))
@@ -190,11 +191,11 @@ def test_flip_commands_turn_the_picture_180_degrees(rig):
     bitmap = rig.show_bitmap()
     draw_pattern(bitmap)
     rig.refresh()
-    rig.bus.send(0xA0, b"")
-    rig.bus.send(0xC0, b"")
+    rig.display_bus.send(0xA0, b"")
+    rig.display_bus.send(0xC0, b"")
     assert_shows(rig.oled, rotated_180(pixels_of(bitmap)))
-    rig.bus.send(0xA1, b"")
-    rig.bus.send(0xC8, b"")
+    rig.display_bus.send(0xA1, b"")
+    rig.display_bus.send(0xC8, b"")
     assert_shows(rig.oled, pixels_of(bitmap))
 
 
@@ -204,8 +205,8 @@ def test_software_rotation_and_hardware_flip_cancel_out():
     draw_pattern(bitmap)
     rig.refresh()
     assert_shows(rig.oled, rotated_180(pixels_of(bitmap)))
-    rig.bus.send(0xA0, b"")
-    rig.bus.send(0xC0, b"")
+    rig.display_bus.send(0xA0, b"")
+    rig.display_bus.send(0xC0, b"")
     assert_shows(rig.oled, pixels_of(bitmap))
     displayio.release_displays()
 
@@ -217,25 +218,25 @@ def test_sleep_wake_and_inverse_through_the_driver(rig):
     rig.display.sleep()
     assert not rig.oled.is_on and rig.oled.frame() == bytes(128 * 64)
     rig.display.wake()
-    rig.bus.send(0xA7, b"")
+    rig.display_bus.send(0xA7, b"")
     assert rig.oled.inverted
     assert_shows(rig.oled, bytes(1 - v for v in pixels_of(bitmap)))
 
 
 def test_display_that_does_not_answer_at_startup():
     displayio.release_displays()
-    i2c = VirtualI2C()
-    i2c.attach(VirtualSSD1306(nack=True))
-    assert i2c.scan() == []
-    bus = i2cdisplaybus.I2CDisplayBus(i2c, device_address=0x3C)
+    bus = Bus()
+    bus.attach(VirtualSSD1306(nack=True))
+    assert bus.i2c.scan() == []
+    display_bus = i2cdisplaybus.I2CDisplayBus(bus.i2c, device_address=0x3C)
     with pytest.raises(RuntimeError, match="0x3c"):
-        adafruit_displayio_ssd1306.SSD1306(bus, width=128, height=64, auto_refresh=False)
+        adafruit_displayio_ssd1306.SSD1306(display_bus, width=128, height=64, auto_refresh=False)
     displayio.release_displays()
 
 
 def test_circuitpython_style_nack_stays_an_oserror():
     displayio.release_displays()
-    i2c = VirtualI2C(nack_errno=errno.ENODEV)
+    i2c = Bus(nack_errno=errno.ENODEV).i2c
     bus = i2cdisplaybus.I2CDisplayBus(i2c, device_address=0x3C)
     with pytest.raises(OSError) as caught:
         bus.send(0xAF, b"")
@@ -246,9 +247,10 @@ def test_circuitpython_style_nack_stays_an_oserror():
 # --- the bus ---------------------------------------------------------------------------
 
 def test_bus_lock_scan_and_missing_address():
-    i2c, oled = bare_oled()
+    bus = Bus()
+    i2c, oled = bus.i2c, bus.attach(VirtualSSD1306())
     assert i2c.scan() == [0x3C]
-    assert i2c.try_lock() and i2c.locked
+    assert i2c.try_lock() and bus.locked
     assert not i2c.try_lock()
     i2c.unlock()
     assert i2c.try_lock()
@@ -257,7 +259,7 @@ def test_bus_lock_scan_and_missing_address():
     with pytest.raises(OSError) as caught:
         i2c.writeto(0x3D, b"\x80\xaf")
     assert caught.value.errno == errno.EREMOTEIO
-    assert (i2c.bytes_sent, i2c.transactions) == (1, 1)  # the address byte went out
+    assert (bus.bytes_sent, bus.transactions) == (1, 1)  # the address byte went out
     oled.nack = True
     with pytest.raises(OSError):
         i2c.writeto(0x3C, b"\x80\xaf")
@@ -266,30 +268,32 @@ def test_bus_lock_scan_and_missing_address():
 
 def test_deinit_ends_the_bus_and_release_displays_deinits_it(rig):
     displayio.release_displays()
-    assert rig.i2c.deinitialized
+    assert rig.bus.deinitialized
     with pytest.raises(ValueError):
         rig.i2c.writeto(0x3C, b"\x80\xaf")
-    with VirtualI2C() as i2c:
+    with VirtualI2C("GP5", "GP4", frequency=400_000) as i2c:  # made as on the board
         assert i2c.scan() == []
-    assert i2c.deinitialized
+    with pytest.raises(ValueError):
+        i2c.scan()
 
 
 def test_counters_and_bus_seconds_scale_with_frequency():
-    i2c, _ = bare_oled()
-    i2c.writeto(0x3C, bytes([0x40] * 10) + b"\x00" * 10, start=10)  # 10 bytes sent
-    mark = i2c.mark()
-    i2c.writeto(0x3C, b"\x80\xaf")
-    assert i2c.since(mark) == (3, 1)
-    assert (i2c.bytes_sent, i2c.transactions) == (14, 2)
+    bus = Bus()
+    bus.attach(VirtualSSD1306())
+    bus.i2c.writeto(0x3C, bytes([0x40] * 10) + b"\x00" * 10, start=10)  # 10 bytes sent
+    mark = bus.mark()
+    bus.i2c.writeto(0x3C, b"\x80\xaf")
+    assert bus.since(mark) == (3, 1)
+    assert (bus.bytes_sent, bus.transactions) == (14, 2)
     clocks = (11 * 9 + 2) + (3 * 9 + 2)
-    assert i2c.bus_seconds() == pytest.approx(clocks / 400_000)
-    assert i2c.bus_seconds(100_000) == pytest.approx(clocks / 100_000)
-    assert i2c.bus_seconds(1_000_000) == pytest.approx(clocks / 1_000_000)
-    assert i2c.bus_seconds(100_000) == pytest.approx(10 * i2c.bus_seconds(1_000_000))
-    assert VirtualI2C(frequency=1_000_000).frequency == 1_000_000
-    assert i2c.log == []  # the log is off by default
-    i2c.reset_counters()
-    assert i2c.mark() == (0, 0)
+    assert bus.bus_seconds() == pytest.approx(clocks / 400_000)
+    assert bus.bus_seconds(100_000) == pytest.approx(clocks / 100_000)
+    assert bus.bus_seconds(1_000_000) == pytest.approx(clocks / 1_000_000)
+    assert bus.bus_seconds(100_000) == pytest.approx(10 * bus.bus_seconds(1_000_000))
+    assert Bus(frequency=1_000_000).frequency == 1_000_000
+    assert bus.log == []  # the log is off by default
+    bus.reset_counters()
+    assert bus.mark() == (0, 0)
 
 
 # --- hand-built byte streams -----------------------------------------------------------

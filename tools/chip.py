@@ -280,7 +280,7 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000):
     def tap(t, *keys, settle=300):
         pressed.append(t)
         for k in keys:
-            hw.keys.tap(k, hw.ms(t), 80)
+            hw.buttons.tap(k, hw.ms(t), 80)
             lines.append("%d %s tap 80" % (t, names[k]))
         checks.append(t + settle)
 
@@ -345,15 +345,15 @@ def desktop_run(script, seed, checkpoints, hz=None):
     hw = virtual.init(seed=seed, start_ms=virtual.BOOT_TICKS,
                       settings={"CS_I2C_HZ": hz} if hz else None)
     app = App(hw)
-    hw.keys.schedule(load_script(script, KEY_NAMES, MAX_MS), offset_ms=hw.ms(0))
+    hw.buttons.schedule(load_script(script, KEY_NAMES, MAX_MS), offset_ms=hw.ms(0))
     app.step()
-    first = hw.i2c.bytes_sent
+    first = hw.bus.bytes_sent
     frames = []
     for ms in checkpoints:
         while hw.elapsed < ms:
             app.step()
         frames.append(hw.oled.frame())
-    return frames, hw.i2c.bytes_sent - first
+    return frames, hw.bus.bytes_sent - first
 
 
 def seed_of(run):

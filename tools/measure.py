@@ -54,7 +54,7 @@ def main_loop_allocation(hw, app, passes, keys):
         fixed = _lists(app)
         for i in range(passes):
             if keys and i % 7 == 0:
-                hw.keys.tap((i // 7) % 16, hw.clock.now, 20)
+                hw.buttons.tap((i // 7) % 16, hw.clock.now, 20)
             app.step()
         after = tracemalloc.take_snapshot().filter_traces(ours)
         in_slots = {}
@@ -93,7 +93,7 @@ def key_latency(interval_ms, presses=200, seed=3):
     t = hw.elapsed + 500
     for _ in range(presses):
         t += r.randint(120, 400) + hold
-        hw.keys.tap(r.choice((0, 1, 2, 3, 8, 9, 10, 11)), hw.ms(t), hold)
+        hw.buttons.tap(r.choice((0, 1, 2, 3, 8, 9, 10, 11)), hw.ms(t), hold)
         while hw.elapsed < t + 1000:
             start = hw.elapsed
             before = app.presses

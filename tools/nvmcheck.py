@@ -38,7 +38,7 @@ def _games(rng, app, count, record_per_game):
     """Play count games' worth of saves in the app, as the handheld makes them: matches
     first to 2 with a draw now and then, covers and their delays, a visit to the settings
     every 20 matches and a CPU level change every 7. Returns the erases saves made."""
-    stats, log, nvm = app.stats, app.log, app.hw.nvm
+    stats, log, flash = app.stats, app.log, app.hw.flash
     save_erases = 0
     wins = [0, 0]
     matches = 0
@@ -56,24 +56,24 @@ def _games(rng, app, count, record_per_game):
             stats.match()
             wins = [0, 0]
             matches += 1
-        erases = nvm.erases
+        erases = flash.erases
         if record_per_game:
             log.put(STATS_KIND, stats.encode())
         else:
             app.save_stats()
-            save_erases += nvm.erases - erases
+            save_erases += flash.erases - erases
         if over and matches % 7 == 0:
             app.settings.step(6, 1)  # CPU LEVEL, straight from the main menu
-            erases = nvm.erases
+            erases = flash.erases
             app.settings_done(True)
-            save_erases += 0 if record_per_game else nvm.erases - erases
+            save_erases += 0 if record_per_game else flash.erases - erases
         if over and matches % 20 == 0:
             if not record_per_game:
                 app.tidy()  # the settings page opens
             app.settings.step(8, 1)  # CONTRAST
-            erases = nvm.erases
+            erases = flash.erases
             app.settings_done(True)
-            save_erases += 0 if record_per_game else nvm.erases - erases
+            save_erases += 0 if record_per_game else flash.erases - erases
     return save_erases
 
 
@@ -100,7 +100,7 @@ def wear(games, seed):
         out[name] = {"games": games, "compactions": app.log.compactions,
                      "save_erases": save_erases, "appends": app.log.appends}
         if not per_game:
-            settings, stats = read_back(hw.nvm.data)
+            settings, stats = read_back(hw.flash.data)
             out[name]["read_back"] = (settings == bytes(app.settings.encode()),
                                       _close(stats, app.stats))
     return out
@@ -128,8 +128,8 @@ def before_compaction(seed):
     history = set()
     while app.log.size - app.log.end >= _RESERVE:
         _games(rng, app, 1, False)
-        history.add(read_back(hw.nvm.data)[1])
-    return app, bytes(hw.nvm.data), history
+        history.add(read_back(hw.flash.data)[1])
+    return app, bytes(hw.flash.data), history
 
 
 def power_cuts(seed, seeds=4):
@@ -145,15 +145,15 @@ def power_cuts(seed, seeds=4):
     new = (old[0], base)
     rows = []
 
-    def outcome(nvm):
+    def outcome(flash):
         said = []
-        got = read_back(nvm.data, said)
+        got = read_back(flash.data, said)
         return tuple("kept" if g in (o, n) else "default" if g == f else
                      "earlier" if g in earlier else "part, said" if said else "part"
                      for g, o, n, f, earlier in zip(got, old, new, fresh, ((), history)))
 
-    def compact(nvm):
-        log = Log(nvm, fold=lambda kind: base)
+    def compact(flash):
+        log = Log(flash.nvm, fold=lambda kind: base)
         try:
             log.tidy(_RESERVE)
         except virtual.PowerCut:
@@ -163,20 +163,20 @@ def power_cuts(seed, seeds=4):
     for fraction in (0, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02) + tuple(
             step / 20 for step in range(1, 21)):
         for s in range(seeds):
-            nvm = virtual.NVM()
-            nvm.data[:] = data
-            nvm.cut_power_in_erase(fraction, seed=s)
-            compact(nvm)
-            rows.append(("erase", fraction) + outcome(nvm))
-    nvm = virtual.NVM()
-    nvm.data[:] = data
-    used = compact(nvm)
+            flash = virtual.Flash()
+            flash.data[:] = data
+            flash.cut_power_in_erase(fraction, seed=s)
+            compact(flash)
+            rows.append(("erase", fraction) + outcome(flash))
+    flash = virtual.Flash()
+    flash.data[:] = data
+    used = compact(flash)
     for n in list(range(0, used + 2)) + list(range(PAGE, len(data) + 1, PAGE)):
-        nvm = virtual.NVM()
-        nvm.data[:] = data
-        nvm.cut_power_after(n)
-        compact(nvm)
-        rows.append(("program", n) + outcome(nvm))
+        flash = virtual.Flash()
+        flash.data[:] = data
+        flash.cut_power_after(n)
+        compact(flash)
+        rows.append(("program", n) + outcome(flash))
     return rows, used
 
 

@@ -134,7 +134,7 @@ def run_script(text, *, seed=1, rules=None, settings=None, after_ms=500, start_m
     hw = virtual.init(seed=seed, settings=settings,
                       start_ms=virtual.BOOT_TICKS if start_ms is None else start_ms)
     app = App(hw, rules, decks=decks, language=language)
-    hw.keys.schedule(events, offset_ms=hw.ms(0))
+    hw.buttons.schedule(events, offset_ms=hw.ms(0))
     end = max([ms for ms, _, _ in events] or [0]) + after_ms
     elapsed = 0
     while elapsed <= end:
@@ -164,10 +164,10 @@ def _headless(args):
         fail("make play", "%s %s" % (args.script, e))
     if args.png:
         hw.oled.to_png(args.png, scale=args.scale)
-    hz = hw.i2c.frequency
+    hz = hw.bus.frequency
     print("simulated time   %d ms over %d main-loop passes" % (hw.elapsed, app.passes))
     print("I2C bytes        %d in %d transactions (%.1f ms of bus time at %d Hz)"
-          % (hw.i2c.bytes_sent, hw.i2c.transactions, hw.i2c.bus_seconds() * 1000, hz))
+          % (hw.bus.bytes_sent, hw.bus.transactions, hw.bus.bus_seconds() * 1000, hz))
     print("key presses      %d handled" % app.presses)
     for line in hw.console_lines:
         print("console: " + line)
@@ -239,10 +239,10 @@ def _terminal(args):
                     return
                 key = KEYBOARD.get(ch.lower() if isinstance(ch, str) else None)
                 if key is not None:
-                    handheld.keys.tap(key, handheld.clock.now, 60)
+                    handheld.buttons.tap(key, handheld.clock.now, 60)
             now = time.monotonic()
-            if handheld.i2c.bytes_sent != state["bytes"] or now - state["drawn"] > 0.5:
-                state["bytes"] = handheld.i2c.bytes_sent
+            if handheld.bus.bytes_sent != state["bytes"] or now - state["drawn"] > 0.5:
+                state["bytes"] = handheld.bus.bytes_sent
                 state["drawn"] = now
                 rows, cols = stdscr.getmaxyx()  # again each time: the window may change
                 _draw(stdscr, handheld, args.braille or cols < 132 or rows < 40, help_lines)
@@ -286,7 +286,7 @@ def _draw(stdscr, hw, braille, help_lines):
         stdscr.addstr(y, 0, "\u2514" + "\u2500" * width + "\u2518")
         y += 1
         note = "California Speed  |  I2C bytes %d  |  %s" % (
-            hw.i2c.bytes_sent, "\u266a" if hw.buzzer.hz else " ")
+            hw.bus.bytes_sent, "\u266a" if hw.buzzer.hz else " ")
         stdscr.addstr(y, 0, note)
         for line in help_lines:
             y += 1
@@ -319,9 +319,9 @@ def _window(args, stop_after=None):
                 name = pygame.key.name(e.key)
                 key = KEYBOARD.get(" " if name == "space" else name)
                 if key is not None:
-                    handheld.keys.set_key(key, e.type == pygame.KEYDOWN, handheld.clock.now)
-        if handheld.i2c.bytes_sent != state["bytes"]:
-            state["bytes"] = handheld.i2c.bytes_sent
+                    handheld.buttons.set_key(key, e.type == pygame.KEYDOWN, handheld.clock.now)
+        if handheld.bus.bytes_sent != state["bytes"]:
+            state["bytes"] = handheld.bus.bytes_sent
             screen.fill((20, 20, 24))
             img = handheld.oled.to_image(scale=scale)
             surface = pygame.image.fromstring(img.tobytes(), img.size, img.mode)

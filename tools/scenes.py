@@ -108,13 +108,13 @@ def event_span(name, key_ms):
     opts = {k: v for k, v in options.items() if k != "after"}
     hw = virtual.init(seed=1)
     app = App(hw, Rules(**opts), decks=parse_decks(decks))
-    hw.keys.schedule(events, offset_ms=hw.ms(0))
+    hw.buttons.schedule(events, offset_ms=hw.ms(0))
     while hw.elapsed < key_ms:
         app.step()
-    mark = hw.i2c.mark()
+    mark = hw.bus.mark()
     while hw.elapsed < key_ms + 100:
         app.step()
-    return hw.i2c.since(mark)
+    return hw.bus.since(mark)
 
 
 GOLDEN = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),

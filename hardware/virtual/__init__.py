@@ -5,6 +5,9 @@ I2C bus to a decoded SSD1306 (what the glass would show, and every byte counted)
 virtual key scanner gives the board's EventQueue semantics and timestamps; the buzzer,
 nvm and clock are stand-ins. Two clocks: simulated (deterministic: each main-loop pass
 takes pass_ms plus the I2C time of the bytes it sent) or real time (for play).
+
+The firmware's keys, nvm and i2c have only their CircuitPython names; tests and front
+ends work them through their test drivers: buttons (Buttons), flash (Flash), bus (Bus).
 """
 import contextlib
 import io
@@ -21,8 +24,8 @@ from engine.rng import SEED_MAX
 from engine.ticks import TICKS_MAX, ticks_add, ticks_diff
 from hardware import config, oled, pinmap
 from hardware.keymap import KEYMAP, KEY_COUNT, DEBOUNCE_SCANS
-from hardware.virtual.keypad import Event, SimClock, VirtualKeys
-from hardware.virtual.ssd1306 import VirtualI2C, VirtualSSD1306
+from hardware.virtual.keypad import Buttons, Event, SimClock
+from hardware.virtual.ssd1306 import Bus, VirtualSSD1306
 
 NVM_SIZE = 4096
 
@@ -74,15 +77,105 @@ class Buzzer:
 
 
 class PowerCut(Exception):
-    """A simulated power cut (NVM.cut_power_after) interrupted an nvm write."""
+    """A simulated power cut (Flash.cut_power_after) interrupted an nvm write."""
 
 
 class NVM:
-    """4,096 bytes that survive power-off, kept in a file when path is given.
+    """`nvm.ByteArray` (microcontroller.nvm) with exactly its names: 4,096 bytes that
+    survive power-off. A `Flash` driver keeps them in a file, counts and breaks writes.
 
-    Counts writes and sector erases the way the RP2040 port behaves: a write whose
-    target bytes are all erased (0xFF) only programs them; any other write erases and
-    rewrites the whole 4 KB sector. Slices read as a bytearray, as on the board.
+    Writes are the RP2040 port's: a write whose target bytes are all erased (0xFF) only
+    programs them; any other write erases and rewrites the whole 4 KB sector. Slices read
+    as a bytearray, as on the board.
+    """
+
+    def __init__(self):
+        self._data = bytearray(b"\xff" * NVM_SIZE)
+        self._path = None  # the file Flash keeps the bytes in
+        self._writes = 0
+        self._erases = 0
+        self._cut_after = None
+
+    def __len__(self):
+        return len(self._data)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return bytearray(self._data[index])
+        return self._data[index]
+
+    def __setitem__(self, index, value):
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self._data))
+            if step != 1:
+                raise ValueError("nvm: only contiguous slices can be written")
+            value = bytes(value)
+            if len(value) != stop - start:
+                raise ValueError("nvm: slice assignment must not change the size")
+        else:
+            start = index + len(self._data) if index < 0 else index
+            if not 0 <= start < len(self._data):
+                raise IndexError("nvm index out of range")
+            stop = start + 1
+            value = bytes((value,))
+        self._writes += 1
+        needs_erase = any(b != 0xFF for b in self._data[start:stop])
+        if needs_erase:
+            self._erases += 1
+        cut, self._cut_after = self._cut_after, None
+        if isinstance(cut, tuple):  # in this write's erase; one with none waits for it
+            if needs_erase:
+                cut = self._erase_part(*cut)
+            else:
+                cut, self._cut_after = None, cut
+        if cut is None:
+            self._data[start:stop] = value
+        elif cut < 0:
+            pass  # stopped in the erase
+        elif needs_erase:
+            image = bytearray(self._data)
+            image[start:stop] = value
+            self._data[:] = b"\xff" * len(self._data)
+            self._data[0:cut] = image[0:cut]
+        else:
+            cut = min(cut, stop - start)
+            self._data[start:start + cut] = value[0:cut]
+        self._save()
+        if cut is not None:
+            raise PowerCut("power cut during an nvm write")
+
+    def _erase_part(self, fraction, seed):
+        rng = random.Random(seed)
+        for i, b in enumerate(self._data):
+            if b != 0xFF:
+                for bit in range(8):
+                    if not b >> bit & 1 and rng.random() < fraction:
+                        b |= 1 << bit
+                self._data[i] = b
+        return -1
+
+    def _save(self):
+        """Into the file as a whole: a temporary file, flushed to the disk, then renamed
+        over the old one, so a kill at any moment leaves the old contents or the new."""
+        if self._path:
+            tmp = "%s.tmp-%d" % (self._path, os.getpid())
+            try:
+                with open(tmp, "wb") as f:
+                    f.write(self._data)
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(tmp, self._path)
+            except BaseException:
+                try:
+                    os.remove(tmp)
+                except OSError:
+                    pass
+                raise
+
+
+class Flash:
+    """The test driver of an `NVM`: makes it (`nvm`), of `size` bytes, kept in the file
+    `path` when given; counts its writes and sector erases; cuts the power and flips bits.
 
     cut_power_after(n) makes the next write stop after n bytes have been programmed and
     raise PowerCut, keeping what was programmed: a write that needs no erase keeps its
@@ -94,109 +187,37 @@ class NVM:
     """
 
     def __init__(self, path=None, size=NVM_SIZE):
-        self.path = path
-        self.data = bytearray(b"\xff" * size)
-        self.writes = 0
-        self.erases = 0
-        self._cut_after = None
+        self.nvm = NVM()
+        self.nvm._data = bytearray(b"\xff" * size)
+        self.nvm._path = path
         self._lock = _lock(path) if path else None
         if path and os.path.exists(path):
             with open(path, "rb") as f:
                 saved = f.read(size)
-            self.data[0:len(saved)] = saved
+            self.nvm._data[0:len(saved)] = saved
 
-    def __len__(self):
-        return len(self.data)
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return bytearray(self.data[index])
-        return self.data[index]
-
-    def __setitem__(self, index, value):
-        if isinstance(index, slice):
-            start, stop, step = index.indices(len(self.data))
-            if step != 1:
-                raise ValueError("nvm: only contiguous slices can be written")
-            value = bytes(value)
-            if len(value) != stop - start:
-                raise ValueError("nvm: slice assignment must not change the size")
-        else:
-            start = index + len(self.data) if index < 0 else index
-            if not 0 <= start < len(self.data):
-                raise IndexError("nvm index out of range")
-            stop = start + 1
-            value = bytes((value,))
-        self.writes += 1
-        needs_erase = any(b != 0xFF for b in self.data[start:stop])
-        if needs_erase:
-            self.erases += 1
-        cut, self._cut_after = self._cut_after, None
-        if isinstance(cut, tuple):  # in this write's erase; one with none waits for it
-            if needs_erase:
-                cut = self._erase_part(*cut)
-            else:
-                cut, self._cut_after = None, cut
-        if cut is None:
-            self.data[start:stop] = value
-        elif cut < 0:
-            pass  # stopped in the erase
-        elif needs_erase:
-            image = bytearray(self.data)
-            image[start:stop] = value
-            self.data[:] = b"\xff" * len(self.data)
-            self.data[0:cut] = image[0:cut]
-        else:
-            cut = min(cut, stop - start)
-            self.data[start:start + cut] = value[0:cut]
-        self._save()
-        if cut is not None:
-            raise PowerCut("power cut during an nvm write")
+    path = property(lambda self: self.nvm._path, doc="The file of the bytes, or None.")
+    data = property(lambda self: self.nvm._data,
+                    doc="The stored bytes (a bytearray; changing it is not a write).")
+    writes = property(lambda self: self.nvm._writes, doc="Writes so far.")
+    erases = property(lambda self: self.nvm._erases, doc="Sector erases so far.")
 
     def cut_power_after(self, n):
         """Interrupt the next write after n programmed bytes (see the class notes)."""
         if n < 0:
             raise ValueError("n must be >= 0")
-        self._cut_after = n
+        self.nvm._cut_after = n
 
     def cut_power_in_erase(self, fraction, seed=0):
         """Stop the next write that needs an erase part way through it (class notes)."""
         if not 0 <= fraction <= 1:
             raise ValueError("fraction must be 0..1")
-        self._cut_after = (fraction, seed)
-
-    def _erase_part(self, fraction, seed):
-        rng = random.Random(seed)
-        for i, b in enumerate(self.data):
-            if b != 0xFF:
-                for bit in range(8):
-                    if not b >> bit & 1 and rng.random() < fraction:
-                        b |= 1 << bit
-                self.data[i] = b
-        return -1
+        self.nvm._cut_after = (fraction, seed)
 
     def flip_bit(self, offset, bit):
         """Invert one bit of the stored data (a flash bit error)."""
-        self.data[offset] ^= 1 << bit
-        self._save()
-
-    def _save(self):
-        """Into the file as a whole: a temporary file, flushed to the disk, then renamed
-        over the old one, so a kill at any moment leaves the old contents or the new."""
-        if self.path:
-            tmp = "%s.tmp-%d" % (self.path, os.getpid())
-            try:
-                with open(tmp, "wb") as f:
-                    f.write(self.data)
-                    f.flush()
-                    os.fsync(f.fileno())
-                os.replace(tmp, self.path)
-            except BaseException:
-                try:
-                    os.remove(tmp)
-                except OSError:
-                    pass
-                raise
+        self.nvm._data[offset] ^= 1 << bit
+        self.nvm._save()
 
 
 class NVMInUse(Exception):
@@ -256,7 +277,8 @@ class WatchdogReset(BaseException):
 
 
 class Handheld:
-    """The objects of the hardware contract, on the desktop."""
+    """The objects of the hardware contract, on the desktop, and the test drivers of the
+    keys, nvm and i2c: buttons, flash and bus."""
 
     def __init__(self, *, realtime=False, settings=None, nvm_path=None, seed=None,
                  pass_ms=4, start_ms=BOOT_TICKS, display_answers_after=0, echo=False,
@@ -271,24 +293,27 @@ class Handheld:
         self.clock = RealClock(start_ms) if realtime else SimClock(start_ms)
         self.boot = self.clock.now  # ticks_ms at power-on
         self.info = config.read((settings or {}).get, _pin_of, self.console)
-        self.i2c = VirtualI2C(frequency=self.info["CS_I2C_HZ"])
+        self.bus = Bus(self.info["CS_I2C_HZ"])
+        self.i2c = self.bus.i2c
         self.oled = VirtualSSD1306(address=self.info["CS_I2C_ADDRESS"])
         self._absent_for = display_answers_after  # retries before the display answers
         if not self._absent_for:
-            self.i2c.attach(self.oled)
+            self.bus.attach(self.oled)
         displayio.release_displays()
         where = "SDA=%s SCL=%s" % (self.info["CS_I2C_SDA"], self.info["CS_I2C_SCL"])
         self._i2c_fails = i2c_fails  # attempts to open the bus that fail (no pull-ups)
         self.display = oled.open_display(self._open_i2c, self.info["CS_I2C_ADDRESS"], where,
                                          self.console, self._retry_sleep)
         _refresh_like_the_board(self.display)
-        self.keys = VirtualKeys(key_count, interval_ms=self.info["CS_KEY_INTERVAL_MS"],
-                                debounce_threshold=DEBOUNCE_SCANS, clock=self.clock)
+        self.buttons = Buttons(key_count, interval_ms=self.info["CS_KEY_INTERVAL_MS"],
+                               debounce_threshold=DEBOUNCE_SCANS, clock=self.clock)
+        self.keys = self.buttons.keys
         self.buzzer = Buzzer(self.clock)
-        self.nvm = NVM(nvm_path)
+        self.flash = Flash(nvm_path)
+        self.nvm = self.flash.nvm
         self.on_idle = on_idle  # a desktop front end's hook, called once per pass
         self.stop = False
-        self._mark = self.i2c.mark()
+        self._mark = self.bus.mark()
         self.watchdog_ms = watchdog_ms
         self.fed_at = self.clock.now
         self.restarts = 0
@@ -315,9 +340,9 @@ class Handheld:
         if self.realtime:
             time.sleep(0.002)
             return
-        span = self.i2c.since(self._mark)
-        self._mark = self.i2c.mark()
-        bus_ms = int(span.seconds(self.i2c.frequency) * 1000 + 0.999)
+        span = self.bus.since(self._mark)
+        self._mark = self.bus.mark()
+        bus_ms = int(span.seconds(self.bus.frequency) * 1000 + 0.999)
         self.busy(self.pass_ms + bus_ms)
 
     def busy(self, ms):
@@ -383,7 +408,7 @@ class Handheld:
             self.clock.advance(int(seconds * 1000))
         self._absent_for -= 1
         if self._absent_for <= 0 and self.oled.address not in self.i2c.scan():
-            self.i2c.attach(self.oled)
+            self.bus.attach(self.oled)
 
 
 def init(**options):

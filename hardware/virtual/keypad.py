@@ -1,24 +1,27 @@
 """A clock-driven twin of CircuitPython's `keypad.Keys` for the desktop (CPython only).
 
 `Event` and `EventQueue` behave like `keypad`'s. `VirtualKeys` scans like `keypad.Keys`
-with no thread: the contacts are a timeline of changes (`set_key`, `press`, `release`,
-`tap`, `schedule`) and `scan_until(now)` runs every scan due by then. Scans fall every
-`interval_ms` from the start (ticks_ms, wrapping at 2**29); a scan sees the contacts as
-they are at its time and queues events in key-number order, stamped with its time.
+with no thread, and has only its names; its test driver `Buttons` makes it and works its
+contacts, a timeline of changes (`set_key`, `press`, `release`, `tap`, `schedule`), and
+`scan_until(now)` runs every scan due by then. Scans fall every `interval_ms` from the
+start (ticks_ms, wrapping at 2**29); a scan sees the contacts as they are at its time and
+queues events in key-number order, stamped with its time.
 As on the board: a tap shorter than the interval, between two scans, is missed; debounce
 is CircuitPython's integrator (a per-key counter steps towards the contact, within
 +-threshold, and an event fires when it crosses zero: a clean change is reported after
 `debounce_threshold` scans, a flickering one on its average); a new scanner does not
 report keys held at its start (`reset()` does); a full queue drops the newest event and
 sets `overflowed`, and that transition is lost for good.
-With `clock=SimClock(...)` every read of the queue (get, get_into, len, bool, overflowed,
-clear) first scans up to `clock.now`, so firmware that only calls `get_into` sees what
-the board would have queued by then. Not for the board (tools/mpy.py skips virtual*).
+With `Buttons(..., clock=SimClock(...))` every read of the queue (get, get_into, len,
+bool, overflowed, clear) first scans up to `clock.now`, so firmware that only calls
+`get_into` sees what the board would have queued by then.
+Not for the board (tools/mpy.py skips virtual*).
 """
 import heapq
 import re
 import time
 from collections import deque
+from typing import Any
 
 from engine.ticks import TICKS_MAX, ticks_add, ticks_diff, valid_ticks
 
@@ -159,27 +162,25 @@ class SimClock:
 
 
 class VirtualKeys:
-    """A `keypad.Keys` look-alike driven by simulated time (see the module docstring).
-    Times are ticks_ms values within 2**28 ms of the next scan. The first scan is at
-    `start_ms`, by default clock.now, or 0 without a clock."""
+    """A `keypad.Keys` look-alike with exactly its names, driven by simulated time (see
+    the module docstring). The pins only give the number of keys; a `Buttons` driver sets
+    the contacts and, for a handheld, the clock. Alone it scans from ticks 0."""
 
-    def __init__(self, key_count, *, interval_ms=5, max_events=64, debounce_threshold=1,
-                 clock=None, start_ms=None):
-        _check_int("key_count", key_count, 1)
-        _check_int("interval_ms", interval_ms, 1)
+    def __init__(self, pins, *, value_when_pressed, pull=True, interval=0.020, max_events=64,
+                 debounce_threshold=1):
+        _check_int("len(pins)", len(pins), 1)
+        interval_ms = round(interval * 1000)
+        _check_int("interval in ms", interval_ms, 1)
         _check_int("debounce_threshold", debounce_threshold, 1, 127)
-        start_ms = _check_ticks(start_ms if start_ms is not None
-                                else clock.now if clock is not None else 0)
-        self._n, self._interval, self._threshold = key_count, interval_ms, debounce_threshold
-        self._clock, self._deinited = clock, False
+        self._n, self._interval, self._threshold = len(pins), interval_ms, debounce_threshold
+        self._clock: Any = None  # a SimClock or RealClock, given by Buttons
+        self._deinited = False
         # Internal time is unwrapped ms since the start (ticks value _origin).
-        self._origin, self._next, self._last = start_ms, 0, None
-        self._contact = [False] * key_count
-        self._count = [0] * key_count  # the integrator, -T..T; 0 only while new
+        self._origin, self._next, self._last = 0, 0, None
+        self._contact = [False] * self._n
+        self._count = [0] * self._n  # the integrator, -T..T; 0 only while new
         self._pending, self._seq = [], 0  # heap of (time, seq, key, down)
         self._events = EventQueue(max_events)
-        if clock is not None:
-            self._events._sync = self._sync
 
     @property
     def events(self):
@@ -193,22 +194,9 @@ class VirtualKeys:
         self._check()
         return self._n
 
-    last_scan_ms = property(lambda self: None if self._last is None else self._ticks(self._last),
-                            doc="ticks_ms of the last scan, None before the first.")
-    next_scan_ms = property(lambda self: self._ticks(self._next), doc="ticks_ms of the next scan.")
-
-    def reset(self, at_ms=None):
-        """Take every key as released and scan at once, at at_ms (default clock.now, or
-        the last scan's time): held keys are reported pressed after debounce_threshold
-        scans. Later scans fall every interval from that time."""
-        self._check()
-        if at_ms is None and self._clock is None:
-            t = self._next if self._last is None else self._last
-        else:
-            t = self._due(at_ms)
-        self.scan_until(self._ticks(t))
-        self._count = [-self._threshold] * self._n
-        self._scan(t)
+    def reset(self):
+        """Take every key as released and scan at once (see Buttons.reset)."""
+        self._reset(None)
 
     def deinit(self):
         """Stop scanning; any further use raises ValueError, as on the board."""
@@ -221,52 +209,38 @@ class VirtualKeys:
     def __exit__(self, *exc):
         self.deinit()
 
-    def set_key(self, key_number, down, at_ms=None):
-        """Close (down) or open key_number's contact at ticks at_ms (default clock.now).
-        ValueError for a key outside 0..key_count-1 or a time before the last scan."""
+    def _start(self, clock, start_ms):
+        """Scan from ticks start_ms (default clock.now, or 0); with a clock, every read
+        of the queue first scans up to clock.now."""
+        self._clock = clock
+        self._origin = _check_ticks(start_ms if start_ms is not None
+                                    else clock.now if clock is not None else 0)
+        self._events._sync = self._sync if clock is not None else None
+
+    def _reset(self, at_ms):
+        self._check()
+        if at_ms is None and self._clock is None:
+            t = self._next if self._last is None else self._last
+        else:
+            t = self._due(at_ms)
+        self._scan_until(self._ticks(t))
+        self._count = [-self._threshold] * self._n
+        self._scan(t)
+
+    def _set_key(self, key_number, down, at_ms):
         self._check()
         _check_int("key_number", key_number, 0, self._n - 1)
         heapq.heappush(self._pending, (self._due(at_ms), self._seq, key_number, bool(down)))
         self._seq += 1
 
-    def press(self, key_number, at_ms=None):
-        """set_key(key_number, True, at_ms)."""
-        self.set_key(key_number, True, at_ms)
-
-    def release(self, key_number, at_ms=None):
-        """set_key(key_number, False, at_ms)."""
-        self.set_key(key_number, False, at_ms)
-
-    def tap(self, key_number, at_ms=None, hold_ms=DEFAULT_HOLD_MS):
-        """Press at at_ms, release hold_ms later (missed if both fall between two scans)."""
-        _check_int("hold_ms", hold_ms, 0)
-        at = self._ticks(self._due(at_ms))
-        self.press(key_number, at)
-        self.release(key_number, ticks_add(at, hold_ms))
-
-    def schedule(self, events, offset_ms=0):
-        """set_key for each (ms, key, down) of load_script() at ticks offset_ms + ms;
-        all are checked before any is scheduled."""
-        self._check()
-        items = [(ticks_add(offset_ms, ms), key, down) for ms, key, down in events]
-        for at, key, _ in items:
-            _check_int("key_number", key, 0, self._n - 1)
-            self._due(at)
-        for at, key, down in items:
-            self.set_key(key, down, at)
-
-    def inject(self, key_number, pressed, at_ms=None):
-        """Queue an event as if scanned, bypassing contacts and debounce (overflow still
-        applies; returns False if dropped): for firmware tests of key numbers no wiring
-        gives, e.g. beyond the key map. Stamped at_ms, default the last scan's time."""
+    def _inject(self, key_number, pressed, at_ms):
         self._check()
         _check_int("key_number", key_number, 0)
         self._events._before_read()
         stamp = self._ticks(self._next if self._last is None else self._last)
         return self._events._record(key_number, bool(pressed), stamp if at_ms is None else at_ms)
 
-    def scan_until(self, now_ms):
-        """Run every scan whose time is <= ticks now_ms."""
+    def _scan_until(self, now_ms):
         self._check()
         end, step = self._time(now_ms), self._interval
         while self._next <= end:
@@ -304,7 +278,7 @@ class VirtualKeys:
 
     def _sync(self):
         if not self._deinited:
-            self.scan_until(self._clock.now)
+            self._scan_until(self._clock.now)
 
     def _time(self, ms):
         """Internal time of ticks value ms, taken as the nearest to the next scan."""
@@ -328,6 +302,78 @@ class VirtualKeys:
     def _check(self):
         if self._deinited:
             raise ValueError("Object has been deinitialized.")
+
+
+class Buttons:
+    """The test driver of a `VirtualKeys`: the fingers on its contacts, and its scan times.
+
+    Makes the scanner (`keys`) for key_count keys scanned every interval_ms; with a clock
+    its queue scans up to clock.now on every read. Times are ticks_ms values within 2**28
+    ms of the next scan. The first scan is at `start_ms`, by default clock.now, or 0
+    without a clock."""
+
+    def __init__(self, key_count, *, interval_ms=5, max_events=64, debounce_threshold=1,
+                 clock=None, start_ms=None):
+        _check_int("key_count", key_count, 1)
+        _check_int("interval_ms", interval_ms, 1)
+        self.keys = VirtualKeys(range(key_count), value_when_pressed=False,
+                                interval=interval_ms / 1000, max_events=max_events,
+                                debounce_threshold=debounce_threshold)
+        self.keys._start(clock, start_ms)
+
+    last_scan_ms = property(
+        lambda self: None if self.keys._last is None else self.keys._ticks(self.keys._last),
+        doc="ticks_ms of the last scan, None before the first.")
+    next_scan_ms = property(lambda self: self.keys._ticks(self.keys._next),
+                            doc="ticks_ms of the next scan.")
+
+    def set_key(self, key_number, down, at_ms=None):
+        """Close (down) or open key_number's contact at ticks at_ms (default clock.now).
+        ValueError for a key outside 0..key_count-1 or a time before the last scan."""
+        self.keys._set_key(key_number, down, at_ms)
+
+    def press(self, key_number, at_ms=None):
+        """set_key(key_number, True, at_ms)."""
+        self.set_key(key_number, True, at_ms)
+
+    def release(self, key_number, at_ms=None):
+        """set_key(key_number, False, at_ms)."""
+        self.set_key(key_number, False, at_ms)
+
+    def tap(self, key_number, at_ms=None, hold_ms=DEFAULT_HOLD_MS):
+        """Press at at_ms, release hold_ms later (missed if both fall between two scans)."""
+        _check_int("hold_ms", hold_ms, 0)
+        at = self.keys._ticks(self.keys._due(at_ms))
+        self.press(key_number, at)
+        self.release(key_number, ticks_add(at, hold_ms))
+
+    def schedule(self, events, offset_ms=0):
+        """set_key for each (ms, key, down) of load_script() at ticks offset_ms + ms;
+        all are checked before any is scheduled."""
+        keys = self.keys
+        keys._check()
+        items = [(ticks_add(offset_ms, ms), key, down) for ms, key, down in events]
+        for at, key, _ in items:
+            _check_int("key_number", key, 0, keys._n - 1)
+            keys._due(at)
+        for at, key, down in items:
+            self.set_key(key, down, at)
+
+    def inject(self, key_number, pressed, at_ms=None):
+        """Queue an event as if scanned, bypassing contacts and debounce (overflow still
+        applies; returns False if dropped): for firmware tests of key numbers no wiring
+        gives, e.g. beyond the key map. Stamped at_ms, default the last scan's time."""
+        return self.keys._inject(key_number, pressed, at_ms)
+
+    def scan_until(self, now_ms):
+        """Run every scan whose time is <= ticks now_ms."""
+        self.keys._scan_until(now_ms)
+
+    def reset(self, at_ms=None):
+        """keys.reset() at at_ms (default clock.now, or the last scan's time): every key is
+        taken as released and scanned at once, so held keys are reported pressed after
+        debounce_threshold scans. Later scans fall every interval from that time."""
+        self.keys._reset(at_ms)
 
 
 _NUMBER = re.compile(r"[0-9]+\Z")

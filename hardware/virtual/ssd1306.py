@@ -1,10 +1,10 @@
 """A virtual I2C bus and SSD1306 OLED controller for the desktop twin (CPython only).
 
 `VirtualI2C` stands in for `busio.I2C`: Blinka's real `i2cdisplaybus.I2CDisplayBus`
-accepts it, so the real `adafruit_displayio_ssd1306` driver runs unchanged and the
-bytes it puts on the wire can be counted and timed. `VirtualSSD1306` decodes those
-bytes exactly as the controller does (control bytes, commands with their arguments,
-GDDRAM writes with the addressing modes) and shows what the glass would show.
+accepts it, so the real `adafruit_displayio_ssd1306` driver runs unchanged; its test
+driver `Bus` counts and times the bytes the driver puts on the wire. `VirtualSSD1306`
+decodes those bytes exactly as the controller does (control bytes, commands with their
+arguments, GDDRAM writes with the addressing modes) and shows what the glass would show.
 
 Not for the board: tools/mpy.py leaves hardware/virtual* out of the firmware.
 """
@@ -53,35 +53,24 @@ class BusSpan(NamedTuple):
 
 
 class VirtualI2C:
-    """An I2C bus holding virtual devices by address, with busio.I2C's interface.
+    """An I2C bus holding virtual devices by address, with exactly busio.I2C's names.
 
-    A write to an address where nothing answers raises OSError(nack_errno) as a
-    NACK does: 121 (EREMOTEIO) as on Linux/Blinka, where i2cdisplaybus turns it into
-    RuntimeError, or 19 (ENODEV) as CircuitPython's busio raises it.
+    The pins mean nothing on the desktop. A write to an address where nothing answers
+    raises OSError as a NACK does (see Bus). A `Bus` driver makes it, attaches the
+    devices and reads its counters.
     """
 
-    def __init__(self, frequency: int = 400_000, *, nack_errno: int = errno.EREMOTEIO,
-                 keep_log: bool = False):
-        self.frequency = frequency
-        self.nack_errno = nack_errno
-        self.keep_log = keep_log
-        self.log = []  # (address, payload bytes) per write, when keep_log is on
-        self.bytes_sent = 0
-        self.transactions = 0
-        self.deinitialized = False
+    def __init__(self, scl, sda, *, frequency=100000, timeout=255):
+        self._frequency = frequency
+        self._nack_errno = errno.EREMOTEIO
+        self._keep_log = False
+        self._log = []  # (address, payload bytes) per write, when _keep_log is on
+        self._bytes_sent = 0
+        self._transactions = 0
+        self._deinitialized = False
         self._devices = {}
         self._locked = False
         self._guard = threading.Lock()  # displayio's background thread shares the bus
-
-    # devices
-    def attach(self, device):
-        """Connect a device (with `.address` and `.write(bytes)`); returns it."""
-        self._devices[device.address] = device
-        return device
-
-    def detach(self, address: int):
-        """Disconnect the device at `address` (as pulling its wires would)."""
-        self._devices.pop(address, None)
 
     def _answering(self, address: int):
         device = self._devices.get(address)
@@ -89,7 +78,6 @@ class VirtualI2C:
             return None
         return device
 
-    # busio.I2C interface
     def try_lock(self) -> bool:
         """Take the bus lock: True if it was free, False while someone holds it."""
         self._check_alive()
@@ -104,11 +92,6 @@ class VirtualI2C:
         with self._guard:
             self._locked = False
 
-    @property
-    def locked(self) -> bool:
-        """True while the bus lock is held."""
-        return self._locked
-
     def scan(self):
         """Addresses of the attached devices that answer, ascending."""
         self._check_alive()
@@ -119,13 +102,13 @@ class VirtualI2C:
         self._check_alive()
         payload = bytes(memoryview(buffer)[start:end])
         device = self._answering(address)
-        self.transactions += 1
-        if self.keep_log:
-            self.log.append((address, payload))
+        self._transactions += 1
+        if self._keep_log:
+            self._log.append((address, payload))
         if device is None:  # the address byte goes out and nobody ACKs it
-            self.bytes_sent += 1
-            raise OSError(self.nack_errno, f"no ACK from I2C address 0x{address:02x}")
-        self.bytes_sent += 1 + len(payload)
+            self._bytes_sent += 1
+            raise OSError(self._nack_errno, f"no ACK from I2C address 0x{address:02x}")
+        self._bytes_sent += 1 + len(payload)
         device.write(payload)
 
     def deinit(self):
@@ -134,7 +117,7 @@ class VirtualI2C:
         displayio.release_displays() calls this through I2CDisplayBus.deinit().
         """
         self.unlock()
-        self.deinitialized = True
+        self._deinitialized = True
 
     def __enter__(self):
         return self
@@ -143,10 +126,46 @@ class VirtualI2C:
         self.deinit()
 
     def _check_alive(self):
-        if self.deinitialized:
+        if self._deinitialized:
             raise ValueError("Object has been deinitialized and can no longer be used.")
 
-    # counters
+
+class Bus:
+    """The test driver of a `VirtualI2C`: makes it (`i2c`), attaches devices, and counts
+    the traffic.
+
+    A write to an address where nothing answers raises OSError(nack_errno) as a NACK
+    does: 121 (EREMOTEIO) as on Linux/Blinka, where i2cdisplaybus turns it into
+    RuntimeError, or 19 (ENODEV) as CircuitPython's busio raises it. With keep_log, `log`
+    holds (address, payload bytes) per write.
+    """
+
+    def __init__(self, frequency: int = 400_000, *, nack_errno: int = errno.EREMOTEIO,
+                 keep_log: bool = False):
+        self.i2c = VirtualI2C(None, None, frequency=frequency)
+        self.i2c._nack_errno = nack_errno
+        self.i2c._keep_log = keep_log
+
+    frequency = property(lambda self: self.i2c._frequency, doc="The bus clock in Hz.")
+    bytes_sent = property(lambda self: self.i2c._bytes_sent,
+                          doc="Bytes on the wire so far, address bytes included.")
+    transactions = property(lambda self: self.i2c._transactions,
+                            doc="Write transactions so far.")
+    log = property(lambda self: self.i2c._log,
+                   doc="(address, payload bytes) per write, when keep_log is on.")
+    locked = property(lambda self: self.i2c._locked, doc="True while the bus lock is held.")
+    deinitialized = property(lambda self: self.i2c._deinitialized,
+                             doc="True once the bus is deinitialised.")
+
+    def attach(self, device):
+        """Connect a device (with `.address` and `.write(bytes)`); returns it."""
+        self.i2c._devices[device.address] = device
+        return device
+
+    def detach(self, address: int):
+        """Disconnect the device at `address` (as pulling its wires would)."""
+        self.i2c._devices.pop(address, None)
+
     def mark(self) -> BusSpan:
         """Snapshot of the counters, for since()."""
         return BusSpan(self.bytes_sent, self.transactions)
@@ -161,9 +180,9 @@ class VirtualI2C:
 
     def reset_counters(self):
         """Zero bytes_sent and transactions and empty the log."""
-        self.bytes_sent = 0
-        self.transactions = 0
-        self.log.clear()
+        self.i2c._bytes_sent = 0
+        self.i2c._transactions = 0
+        self.i2c._log.clear()
 
 
 class VirtualSSD1306:
