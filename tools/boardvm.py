@@ -121,41 +121,26 @@ def terminal_font():
     """The board's terminalio.FONT as the fontio stand-in reads it: width and height, then
     a 1-bit displayio.Bitmap of printable ASCII (32..126), one 6 x 12 tile each in a row,
     rows padded to 32-bit words, lowest bit first. Drawn from the Terminus font (ter-u12n)
-    that the pinned Blinka ships, the font CircuitPython builds terminalio from."""
+    that the pinned Blinka ships, the font CircuitPython builds terminalio from, read by
+    adafruit_bitmap_font as Blinka reads it."""
     import importlib.util
+    from adafruit_bitmap_font import bitmap_font
     resources = list(importlib.util.find_spec("displayio").submodule_search_locations)[0]
-    with open(os.path.join(resources, "resources", "ter-u12n.bdf")) as f:
-        lines = f.read().splitlines()
-    box = [int(v) for v in next(ln for ln in lines if ln.startswith("FONTBOUNDINGBOX")).split()[1:]]
-    w, h, x0, y0 = box
+    font = bitmap_font.load_font(os.path.join(resources, "resources", "ter-u12n.bdf"))
+    w, h, x0, y0 = font.get_bounding_box()
     first, count = 32, 95
     stride = (w * count + 31) // 32 * 4
     data = bytearray(2 + stride * h)
     data[0], data[1] = w, h
-    glyphs = {}
-    i = 0
-    while i < len(lines):
-        if lines[i].startswith("ENCODING "):
-            code = int(lines[i].split()[1])
-            j = i
-            while not lines[j].startswith("BBX "):
-                j += 1
-            bw, bh, bx, by = [int(v) for v in lines[j].split()[1:]]
-            while lines[j] != "BITMAP":
-                j += 1
-            glyphs[code] = (bw, bh, bx, by, [int(r, 16) for r in lines[j + 1:j + 1 + bh]],
-                            len(lines[j + 1]) * 4)
-            i = j
-        i += 1
-    for code in range(first, first + count):
-        bw, bh, bx, by, rows, bits = glyphs[code]
-        top = (h + y0) - (bh + by)  # rows from the tile's top to the glyph's
-        for r, row in enumerate(rows):
-            for c in range(bw):
-                if row >> (bits - 1 - c) & 1:
-                    x, y = (code - first) * w + bx - x0 + c, top + r
-                    if 0 <= x - (code - first) * w < w and 0 <= y < h:
-                        data[2 + y * stride + x // 8] |= 1 << (x % 8)
+    for tile in range(count):
+        g = font.get_glyph(first + tile)
+        top = (h + y0) - (g.height + g.dy)  # rows from the tile's top to the glyph's
+        for gy in range(g.height):
+            for gx in range(g.width):
+                x, y = g.dx - x0 + gx, top + gy
+                if g.bitmap[gx, gy] and 0 <= x < w and 0 <= y < h:
+                    x += tile * w
+                    data[2 + y * stride + x // 8] |= 1 << (x % 8)
     return bytes(data)
 
 
