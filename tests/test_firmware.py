@@ -10,7 +10,7 @@ from firmware.app import App
 from hardware import pinmap, virtual
 from hardware.keymap import DEBOUNCE_SCANS
 from hardware.keynames import key_named
-from tools import measure, scenes
+from tools import glass, measure, scenes
 from tools.play import parse_decks
 
 SCAN_MS = {s[0]: s[2] for s in pinmap.SETTINGS}["CS_KEY_INTERVAL_MS"]  # the default
@@ -105,12 +105,12 @@ def test_the_next_game_takes_the_result_and_its_messages_away():
     _run_until(hw, app, 2000)
     assert app.state == App.RESULT and app.settled == 2  # saved, collected, tidied
     assert all(b.shown == 2 for b in app.table.banners)
-    assert all(lang_en.NEXT.encode() in _line_text(hw, p) for p in range(2))
+    assert all(lang_en.NEXT in _line_text(hw, p) for p in range(2))
     hw.buttons.tap(key_named("A1"), hw.ms(2000))  # any key: the next game
     _run_until(hw, app, 2600)
     assert app.state == App.PLAY and not app.table.pending
     assert all(b.shown == 0 for b in app.table.banners)
-    assert not any(b"ANY KEY" in _line_text(hw, p) for p in range(2))
+    assert not any("ANY KEY" in _line_text(hw, p) for p in range(2))
 
 
 def test_rules_with_more_piles_than_the_table_shows_are_refused():
@@ -157,7 +157,7 @@ def test_an_overflowed_event_queue_is_cleared_and_reported():
         hw.buttons.inject(1 + i % 3, i % 2 == 0, hw.clock.now)
     app.step()
     assert app.overflows == 1 and not hw.keys.events.overflowed
-    assert b"KEYS LOST" in _line_text(hw, 0)
+    assert "KEYS LOST" in _line_text(hw, 0)
     _run_until(hw, app, 3000)
     assert app.state in (App.PLAY, App.RESULT)  # play went on (the presses may end it)
 
@@ -170,7 +170,7 @@ def test_a_key_with_no_mapping_is_reported_and_ignored():
     _run_until(hw, app, 800)
     assert app.unknown == 1
     assert (app.match.game.deck_cards(0), app.match.game.deck_cards(1)) == before
-    assert b"KEY ?" in _line_text(hw, 0)
+    assert "KEY ?" in _line_text(hw, 0)
 
 
 def test_a_key_held_for_seconds_is_reported_until_released():
@@ -179,10 +179,10 @@ def test_a_key_held_for_seconds_is_reported_until_released():
     _run_until(hw, app, 400)
     hw.buttons.press(key_named("Af1"), hw.ms(500))
     _run_until(hw, app, 3600)
-    assert b"KEY HELD" in _line_text(hw, 0)
+    assert "KEY HELD" in _line_text(hw, 0)
     hw.buttons.release(key_named("Af1"), hw.clock.now)
     _run_until(hw, app, 3700)
-    assert b"KEY HELD" not in _line_text(hw, 0)
+    assert "KEY HELD" not in _line_text(hw, 0)
 
 
 def test_a_display_that_does_not_answer_at_startup_is_reported_and_retried():
@@ -297,7 +297,7 @@ def test_sounds_follow_the_play():
 
 
 def _line_text(hw, player):
-    return scenes.line_text(hw.oled.frame(), player)
+    return glass.info(hw.oled.frame(), player)
 
 
 def test_a_bus_that_will_not_start_is_reported_and_retried():

@@ -137,36 +137,6 @@ def frame_diff(got, want):
                      for y in range(64))
 
 
-def _glyph_table():
-    from firmware import glyphs
-    table = {}
-    for i, code in enumerate(glyphs.FONT_CHARS):
-        rows = glyphs.FONT_BITS[i * glyphs.FONT_H:(i + 1) * glyphs.FONT_H]
-        table.setdefault(bytes(rows), code)
-    return table
-
-
-def line_text(frame, player, width=128, height=64):
-    """The text on a player's info line, read off the glass by matching font glyphs
-    ('?' where a cell matches no glyph). B's line is read turned to face B."""
-    from firmware import glyphs
-    if player == 1:
-        frame = frame[::-1]  # a 180-degree turn of the whole glass
-    table = _glyph_table()
-    out = bytearray()
-    y0 = height - glyphs.FONT_H
-    for col in range(21):
-        x0 = 1 + col * glyphs.FONT_W
-        rows = bytearray()
-        for y in range(glyphs.FONT_H):
-            bits = 0
-            for x in range(glyphs.FONT_W):
-                bits = (bits << 1) | frame[(y0 + y) * width + x0 + x]
-            rows.append(bits << (8 - glyphs.FONT_W))
-        out.append(table.get(bytes(rows), ord("?")))
-    return bytes(out)
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m tools.scenes", description=__doc__.splitlines()[0])
     ap.add_argument("--write", metavar="DIR", required=True, help="write NAME.png files here")
