@@ -50,6 +50,10 @@ _DEEP_SLEEP_AFTER_MS = const(600000)  # screen off this long: deep sleep, if the
 # tidy: a new block of each tally (8 + 32 x 3) or a statistics record (49)
 _RESERVE = const(208)
 
+# What a save can raise: the board's nvm says RuntimeError ("Unable to write to nvm."), a
+# desktop's file OSError (a folder made read-only, a full disk).
+_NVM_ERRORS = (OSError, RuntimeError)
+
 # Code imported when it is wanted and let go after: each is imported once as the app starts,
 # so that its names (which stay in the heap for good) do not arrive in the middle of play.
 _NOW_AND_THEN = ("engine.bot", "firmware.selftest", "firmware.howto", "firmware.statspage")
@@ -87,6 +91,7 @@ class App:
         self.table = Table(self.kit)
         self.match = Match(self.table, self.sound, self.stats)
         self.log = Log(hw.nvm, hw.feed, self._fold)
+        self.unsaved = 0  # bit per kind: its last save failed, the next one writes it whole
         from firmware import restore
         restore.restore(self)
         firmware.forget("firmware.restore")
@@ -443,7 +448,22 @@ class App:
     def tidy(self) -> None:
         """A moment nobody is about to switch off: compact the nvm if it is nearly full,
         so that no save does it."""
-        self.log.tidy(_RESERVE)
+        try:
+            self.log.tidy(_RESERVE)
+        except _NVM_ERRORS as e:
+            self._not_saved(0, e)
+
+    def _not_saved(self, kind: int, error: Exception) -> None:
+        """The nvm refused a write: say so on the console and play on. The values stay
+        in memory, and the next save of their kind writes them whole; the log is read
+        again, since what reached the nvm is what counts."""
+        self.unsaved |= 1 << kind
+        self.hw.console("nvm: not saved (%r); kept until the next save" % (error,))
+        try:
+            self.log.load()
+        except _NVM_ERRORS:
+            pass
+        firmware.forget("firmware.storeload")
 
     def apply_settings(self) -> None:
         """Make the settings take effect (the rules from the next match on)."""
@@ -466,20 +486,28 @@ class App:
         log, s = self.log, self.settings
         if not changed:
             return
-        if log.get(SETTINGS_KIND) is None:  # the first change: the tally's base
-            log.put(SETTINGS_KIND, s.base())
-        for e in s.changes():
-            log.add(SETTINGS_KIND, e)
+        try:
+            if log.get(SETTINGS_KIND) is None or self.unsaved & 1 << SETTINGS_KIND:
+                log.put(SETTINGS_KIND, s.base())  # the tally's base: every setting
+            for e in s.changes():
+                log.add(SETTINGS_KIND, e)
+            self.unsaved &= ~(1 << SETTINGS_KIND)
+        except _NVM_ERRORS as e:
+            self._not_saved(SETTINGS_KIND, e)
 
     def save_stats(self) -> None:
         """At the end of a game: save the statistics (an entry, or a new base when the game
         set a record)."""
         self.hw.console("game over: %d bytes free" % _free())
         stats, log = self.stats, self.log
-        if log.get(STATS_KIND) is None or stats.new_record:  # the tally's (new) base
-            log.put(STATS_KIND, stats.base())
-        else:
-            log.add(STATS_KIND, stats.entry())
+        try:
+            if log.get(STATS_KIND) is None or stats.new_record or self.unsaved & 1 << STATS_KIND:
+                log.put(STATS_KIND, stats.base())  # the tally's (new) base
+            else:
+                log.add(STATS_KIND, stats.entry())
+            self.unsaved &= ~(1 << STATS_KIND)
+        except _NVM_ERRORS as e:
+            self._not_saved(STATS_KIND, e)
 
     # ---- display ----
 

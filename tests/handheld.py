@@ -128,6 +128,20 @@ class Hand:
             self.tap(key, settle=gap - TAP)
         return first
 
+    def to(self, item, player="A"):
+        """Move the arrow of the page on the glass down to the item that starts with
+        these words (with the player's DOWN key)."""
+        for _ in range(24):
+            if any(line.startswith("\u2192" + item) for line in self.lines):
+                return
+            self.tap(player + "1")
+        raise AssertionError("no item %r on the page: %r" % (item, self.lines))
+
+    def choose(self, item, player="A"):
+        """The item's RIGHT: choose it (a menu), or step it to its next value (a setting)."""
+        self.to(item, player)
+        self.tap(player + "3")
+
     # ---- what the players see and hear ----
 
     @property

@@ -207,7 +207,6 @@ def test_nvm_saves_survive_a_kill_at_any_moment(tmp_path, monkeypatch):
     nvm[0:3] = b"old"
     before = open(path, "rb").read()
     for step in ("write", "fsync", "replace"):
-        real = {"write": None, "fsync": os.fsync, "replace": os.replace}
 
         def killed(*a, **k):
             raise KeyboardInterrupt("killed")
@@ -216,15 +215,13 @@ def test_nvm_saves_survive_a_kill_at_any_moment(tmp_path, monkeypatch):
         elif step == "replace":
             monkeypatch.setattr(os, "replace", killed)
         else:
-            monkeypatch.setattr(virtual, "open", lambda *a, **k: (_ for _ in ()).throw(
-                KeyboardInterrupt("killed")), raising=False)
+            monkeypatch.setattr(os, "fdopen", killed)
         with pytest.raises(KeyboardInterrupt):
             nvm[3:6] = b"new"
         monkeypatch.undo()
         assert open(path, "rb").read() == before, step  # the old contents, whole
         assert [p for p in os.listdir(tmp_path) if ".tmp-" in p] == []
-        flash.data[3:6] = b"\xff\xff\xff"
-        del real
+        assert flash.data[3:6] == b"\xff\xff\xff"  # the write is undone in memory too
     nvm[3:6] = b"new"
     assert open(path, "rb").read()[:6] == b"oldnew"
 
@@ -248,3 +245,97 @@ def test_a_bad_nvm_path_is_refused_in_words(tmp_path, where, says):
                         str(tmp_path / where)], cwd=ROOT, capture_output=True, text=True,
                        timeout=60)
     assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr
+
+
+# ---- --nvm takes only a handheld's memory, and follows links ----
+
+def _refused_untouched(tmp_path, path, *words):
+    """make play --nvm path stops in one line before anything runs, path as it was."""
+    before = os.lstat(path)
+    data = open(path, "rb").read() if os.path.isfile(path) else None
+    r = subprocess.run([sys.executable, "-m", "tools.play", "--terminal", "--nvm", str(path)],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    _one_line_error(r, "--nvm", *words)
+    after = os.lstat(path)
+    assert (after.st_mode, after.st_size, after.st_ino) == (before.st_mode, before.st_size,
+                                                           before.st_ino)
+    if data is not None:
+        assert open(path, "rb").read() == data
+    assert not os.path.exists(str(path) + ".lock")
+
+
+def test_a_file_that_is_not_a_handhelds_memory_is_refused_and_left_as_it_was(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_bytes(open(os.path.join(ROOT, "README.md"), "rb").read())
+    _refused_untouched(tmp_path, readme, "is not a handheld's memory", "left as it is")
+    same_size = tmp_path / "photo.bin"
+    same_size.write_bytes(bytes(range(256)) * 16)  # 4,096 bytes, but no saved settings
+    _refused_untouched(tmp_path, same_size, "is not a handheld's memory")
+
+
+def test_a_pipe_or_a_device_is_refused_and_stays_what_it_was(tmp_path):
+    import stat
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    _refused_untouched(tmp_path, fifo, "not a regular file")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    device = tmp_path / "null"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o600, os.makedev(1, 3))  # a null device of our own
+    except PermissionError:
+        pytest.skip("making a device node needs root (CI runs as root)")
+    _refused_untouched(tmp_path, device, "not a regular file")
+    assert stat.S_ISCHR(os.lstat(device).st_mode)
+
+
+@pytest.mark.parametrize("kind", ["empty", "erased", "torn"])
+def test_an_empty_erased_or_torn_memory_is_taken(tmp_path, kind):
+    from hardware import virtual
+    path = tmp_path / "nvm.bin"
+    data = {"empty": b"", "erased": b"\xff" * 4096,
+            "torn": b"\xa5\x01\x10\x01\x01" + b"\xff" * 4091}[kind]  # a record cut short
+    path.write_bytes(data)
+    assert virtual.memory_file_problem(str(path)) == ""
+    flash = virtual.Flash(str(path))
+    flash.nvm[100:102] = b"ok"
+    assert open(path, "rb").read()[100:102] == b"ok"
+
+
+def test_a_link_to_a_memory_is_followed_and_never_replaced(tmp_path):
+    from hardware import virtual
+    real = tmp_path / "real.bin"
+    real.write_bytes(b"\xff" * 4096)
+    link = tmp_path / "link.bin"
+    os.symlink(real, link)
+    flash = virtual.Flash(str(link))
+    flash.nvm[0:3] = b"\xa5\x01\x01"
+    assert os.path.islink(link) and open(real, "rb").read()[:3] == b"\xa5\x01\x01"
+    # The lock is the file's, not the link's: another make play on the file is refused.
+    r = subprocess.run([sys.executable, "-m", "tools.play", "--terminal", "--nvm", str(real)],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "in use by another virtual handheld" in r.stderr
+    del flash
+
+
+def test_help_says_how_to_keep_the_memory_in_ram():
+    r = _play("--help")
+    assert r.returncode == 0 and "--nvm ''" in r.stdout and "RAM" in r.stdout
+
+
+def test_a_script_uses_the_memory_it_is_given_and_none_when_not(tmp_path):
+    from tools import glass
+    nvm = str(tmp_path / "nvm.bin")
+    settings = tmp_path / "settings.keys"  # SETTINGS, PILES 3 A ROW, back (saved)
+    settings.write_text("400 A1 tap\n550 A1 tap\n700 A1 tap\n850 A3 tap\n1000 A1 tap\n"
+                        "1150 A3 tap\n1300 MENU tap\n")
+    r = _play("--script", str(settings), "--nvm", nvm)
+    assert r.returncode == 0, r.stderr
+    deal = tmp_path / "deal.keys"
+    deal.write_text("400 A3 tap\n")  # 2 PLAYERS
+    for memory, piles in ((nvm, 3), (None, 4)):
+        png = tmp_path / "table.png"
+        r = _play("--script", str(deal), "--png", str(png), "--scale", "1",
+                  *(["--nvm", memory] if memory else []))
+        assert r.returncode == 0, r.stderr
+        frame = bytes(1 if v > 127 else 0 for v in Image.open(png).convert("L").tobytes())
+        assert glass.piles_per_row(frame) == piles, memory

@@ -38,6 +38,7 @@ KEY_NAMES = {keynames.name_of(k): k for k in range(keymap.KEY_COUNT)}
 
 
 MAX_MS = 3600000  # the longest script time, hold or --after: one simulated hour
+DEFAULT_NVM = ".handheld-nvm.bin"  # the handheld's memory when make play is not told
 
 
 def _parser():
@@ -62,8 +63,11 @@ def _parser():
                     help="piles per row (default: the handheld's settings)")
     ap.add_argument("--wins", type=int, choices=range(1, 6), metavar="1-5",
                     help="games to win the match (default: the handheld's settings)")
-    ap.add_argument("--nvm", default=".handheld-nvm.bin", metavar="FILE",
-                    help="the handheld's saved settings and statistics (default %(default)s)")
+    ap.add_argument("--nvm", metavar="FILE",
+                    help="the file of the handheld's saved settings and statistics (default "
+                         "%s; with --script: none). Only a file that is new, empty or a "
+                         "handheld's memory is taken; --nvm '' keeps the memory in RAM "
+                         "only, and nothing is written" % DEFAULT_NVM)
     ap.add_argument("--lang", choices=CODES,
                     help="the handheld's language: en, fr or pt (default: its settings)")
     ap.add_argument("--i2c-hz", type=int, choices=(100000, 400000, 1000000),
@@ -84,23 +88,22 @@ def _rules(args):
     return Rules(piles_per_row=args.piles or 4, wins_needed=args.wins or 2)
 
 
-def _nvm_problem(path):
-    """Why the handheld's nvm cannot be kept in path ('' when it can; '' keeps it in memory)."""
+def _nvm_path(args):
+    """The memory's file: --nvm's, else the default one for play, and none (RAM) for a
+    script, so that goldens and screenshots never read a developer's saved settings."""
+    if args.nvm is not None:
+        return args.nvm
+    return "" if args.script else DEFAULT_NVM
+
+
+def _claim_nvm(parser, args):
+    """Take the memory's file before anything runs, or stop in one line (exit status 2)."""
     from hardware import virtual
-    if not path:
-        return ""
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        return "%s: that is a folder; give a file (default .handheld-nvm.bin)" % path
-    if not os.path.isdir(folder):
-        return "%s: the folder %s does not exist" % (path, folder)
-    try:
-        virtual._lock(path)  # held from now on, for the handheld this process starts
-    except virtual.NVMInUse as e:
-        return str(e)
-    except OSError as e:
-        return "%s: %s" % (path, e.strerror or e)
-    return ""
+    path = _nvm_path(args)
+    problem = virtual.claim_memory(path) if path else ""
+    if problem:
+        parser.exit(2, "make play: error: --nvm %s\n" % problem)
+    return path
 
 
 def _clock_start(args):
@@ -124,14 +127,15 @@ def parse_decks(text):
 
 
 def run_script(text, *, seed=1, rules=None, settings=None, after_ms=500, start_ms=None,
-               decks=None, language=None):
-    """Run a key script on a simulated handheld; returns (handheld, app)."""
+               decks=None, language=None, nvm_path=None):
+    """Run a key script on a simulated handheld (its memory in nvm_path, else in RAM);
+    returns (handheld, app)."""
     from hardware import virtual
     from hardware.virtual.keypad import load_script
     from firmware.app import App
     from engine.ticks import ticks_diff
     events = load_script(text, KEY_NAMES, MAX_MS)
-    hw = virtual.init(seed=seed, settings=settings,
+    hw = virtual.init(seed=seed, settings=settings, nvm_path=nvm_path or None,
                       start_ms=virtual.BOOT_TICKS if start_ms is None else start_ms)
     app = App(hw, rules, decks=decks, language=language)
     hw.buttons.schedule(events, offset_ms=hw.ms(0))
@@ -159,7 +163,8 @@ def _headless(args):
         hw, app = run_script(text, seed=1 if args.seed is None else args.seed,
                              start_ms=_clock_start(args),
                              rules=_rules(args), settings=_settings(args),
-                             after_ms=args.after, decks=decks, language=args.lang)
+                             after_ms=args.after, decks=decks, language=args.lang,
+                             nvm_path=_nvm_path(args))
     except ValueError as e:
         fail("make play", "%s %s" % (args.script, e))
     if args.png:
@@ -213,8 +218,8 @@ def _run_interactive(args, front):
     while True:
         try:
             return run(virtual, app_options=app_options, realtime=True, seed=args.seed,
-                       settings=_settings(args), nvm_path=args.nvm, on_idle=front,
-                       start_ms=_clock_start(args))
+                       settings=_settings(args), nvm_path=_nvm_path(args) or None,
+                       on_idle=front, start_ms=_clock_start(args))
         except virtual.WatchdogReset:
             continue
 
@@ -355,11 +360,9 @@ def main(argv=None):
             _parser().error(str(e))
     if args.png and not args.script:
         _parser().error("--png needs --script")
+    _claim_nvm(_parser(), args)
     if args.script:
         return _headless(args)
-    problem = _nvm_problem(args.nvm)
-    if problem:
-        _parser().exit(2, "make play: error: --nvm %s\n" % problem)
     if args.window and not _has_display():
         print("make play: no display for a window (DISPLAY and WAYLAND_DISPLAY are not set); "
               "using the terminal", file=sys.stderr)

@@ -13,6 +13,8 @@ import contextlib
 import io
 import os
 import random
+import stat
+import tempfile
 import time
 
 with contextlib.redirect_stdout(io.StringIO()):
@@ -91,7 +93,9 @@ class NVM:
 
     def __init__(self):
         self._data = bytearray(b"\xff" * NVM_SIZE)
-        self._path = None  # the file Flash keeps the bytes in
+        self._path = None  # the file Flash keeps the bytes in (symbolic links resolved)
+        self._saved = bytearray(self._data)  # what the file holds
+        self._mode = 0o644
         self._writes = 0
         self._erases = 0
         self._cut_after = None
@@ -155,22 +159,34 @@ class NVM:
         return -1
 
     def _save(self):
-        """Into the file as a whole: a temporary file, flushed to the disk, then renamed
-        over the old one, so a kill at any moment leaves the old contents or the new."""
-        if self._path:
-            tmp = "%s.tmp-%d" % (self._path, os.getpid())
-            try:
-                with open(tmp, "wb") as f:
-                    f.write(self._data)
-                    f.flush()
-                    os.fsync(f.fileno())
-                os.replace(tmp, self._path)
-            except BaseException:
+        """Into the file as a whole: a temporary file of its own beside it, flushed to the
+        disk, then renamed over the file, so a kill at any moment leaves the old contents
+        or the new. A save that fails (a folder made read-only, a full disk) raises, and
+        the write is undone here too: the bytes stay what the file holds."""
+        if not self._path:
+            return
+        folder, name = os.path.split(self._path)
+        fd = tmp = None
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=name + ".tmp-", dir=folder or ".")
+            with os.fdopen(fd, "wb") as f:
+                fd = None  # (the file object closes it)
+                f.write(self._data)
+                f.flush()
+                os.fchmod(f.fileno(), self._mode)
+                os.fsync(f.fileno())
+            os.replace(tmp, self._path)
+        except BaseException:
+            if fd is not None:
+                os.close(fd)
+            if tmp is not None:
                 try:
                     os.remove(tmp)
                 except OSError:
                     pass
-                raise
+            self._data[:] = self._saved
+            raise
+        self._saved[:] = self._data
 
 
 class Flash:
@@ -189,12 +205,20 @@ class Flash:
     def __init__(self, path=None, size=NVM_SIZE):
         self.nvm = NVM()
         self.nvm._data = bytearray(b"\xff" * size)
+        self._lock = None
+        if path:
+            problem = memory_file_problem(path, size)
+            if problem:
+                raise NVMRefused(problem)
+            path = os.path.realpath(path)  # a link is followed, never replaced
+            self._lock = _lock(path)
+            if os.path.exists(path):
+                self.nvm._mode = stat.S_IMODE(os.stat(path).st_mode)
+                with open(path, "rb") as f:
+                    saved = f.read(size)
+                self.nvm._data[0:len(saved)] = saved
         self.nvm._path = path
-        self._lock = _lock(path) if path else None
-        if path and os.path.exists(path):
-            with open(path, "rb") as f:
-                saved = f.read(size)
-            self.nvm._data[0:len(saved)] = saved
+        self.nvm._saved = bytearray(self.nvm._data)
 
     path = property(lambda self: self.nvm._path, doc="The file of the bytes, or None.")
     data = property(lambda self: self.nvm._data,
@@ -224,13 +248,65 @@ class NVMInUse(Exception):
     """Another process keeps its handheld's nvm in the same file."""
 
 
-_HELD = {}  # nvm file -> its lock file, held by this process
+class NVMRefused(ValueError):
+    """A file that is not a handheld's memory was given to keep one in."""
+
+
+def memory_file_problem(path, size=NVM_SIZE):
+    """Why the file at path cannot keep a handheld's memory ('' when it can): only a
+    regular file (or a link to one) that is absent, empty, or a memory already (size
+    bytes: a log's first record, 0xA5 first, or all erased) is taken, so that no other
+    file is ever overwritten. The folder must exist."""
+    real = os.path.realpath(path)
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        folder = os.path.dirname(real)
+        if not os.path.isdir(folder):
+            return "%s: the folder %s does not exist" % (path, folder)
+        return ""
+    except OSError as e:
+        return "%s: %s" % (path, e.strerror or e)
+    if stat.S_ISDIR(st.st_mode):
+        return "%s: that is a folder; give a file" % path
+    if not stat.S_ISREG(st.st_mode):
+        return "%s: that is not a regular file (a device, a pipe or a socket); give a file" % path
+    if st.st_size == 0:
+        return ""
+    try:
+        with open(real, "rb") as f:
+            head = f.read(size + 1)
+    except OSError as e:
+        return "%s: %s" % (path, e.strerror or e)
+    if len(head) != size or (head[0] != 0xA5 and head != b"\xff" * size):
+        return ("%s is not a handheld's memory (%d bytes that are no saved settings); it is "
+                "left as it is: give a new file" % (path, len(head[:size])))
+    return ""
+
+
+_HELD = {}  # nvm file (resolved) -> its lock file, held by this process
+
+
+def claim_memory(path):
+    """Make the file at path this process's handheld memory, before a handheld starts:
+    '' when it can be (and its lock is held from now on), else one line saying why not."""
+    problem = memory_file_problem(path)
+    if not problem:
+        try:
+            _lock(path)
+        except (NVMInUse, NVMRefused) as e:
+            problem = str(e)
+        except OSError as e:
+            problem = "%s.lock: %s" % (path, e.strerror or e)
+    return problem
 
 
 def _lock(path):
     """Hold path + '.lock' for this process: a handheld of another process on the same nvm
     file would overwrite this one's saves. (Handhelds of one process may share a file: a
-    test's power cycle.) Raises NVMInUse; where the OS has no flock, there is no lock."""
+    test's power cycle.) path is resolved first, so every link to a file shares its lock.
+    Raises NVMInUse, or NVMRefused for a lock that is not a file; where the OS has no
+    flock, there is no lock."""
     try:
         import fcntl
     except ImportError:
@@ -238,15 +314,19 @@ def _lock(path):
     key = os.path.realpath(path)
     if key in _HELD:
         return _HELD[key]
-    f = open(path + ".lock", "a+")
+    lock = key + ".lock"
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise NVMRefused("%s is not a lock file (a device, a pipe or a socket)" % lock)
     try:
-        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
-        f.close()
+        os.close(fd)
         raise NVMInUse("%s is in use by another virtual handheld (make play); close it, or "
                        "give this one another file with --nvm FILE" % path)
-    _HELD[key] = f
-    return f
+    _HELD[key] = fd
+    return fd
 
 
 def _refresh_like_the_board(display):
