@@ -134,18 +134,24 @@ def test_braille_and_block_frames_cover_the_glass():
     assert frame_lines(frame, braille=False) == ["\u2588" * 128] * 32
 
 
-def test_the_terminal_front_end_plays_in_a_pseudo_terminal():
-    import os
+def _in_a_terminal(args, keys, env=None):
+    """make play in a real (pseudo) terminal of 140 x 45: each (seconds, bytes) of keys is
+    typed after that long; returns (everything it wrote, its exit status, None if it had
+    not ended 10 s after the last key)."""
     import pty
     import select
     import time
     pid, fd = pty.fork()
-    if pid == 0:  # the child: make play in a real (pseudo) terminal, 140 x 45
+    if pid == 0:  # the child
         os.environ["TERM"] = "xterm-256color"
         os.environ["LINES"], os.environ["COLUMNS"] = "45", "140"
+        for name, value in (env or {}).items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
         os.chdir(mpy.ROOT)
-        os.execv(sys.executable, [sys.executable, "-m", "tools.play", "--terminal",
-                                  "--seed", "3", "--decks", scenes.DECKS, "--nvm", ""])
+        os.execv(sys.executable, [sys.executable, "-m", "tools.play"] + args)
     seen = b""
 
     def read_for(seconds):
@@ -158,23 +164,54 @@ def test_the_terminal_front_end_plays_in_a_pseudo_terminal():
                 except OSError:
                     return
 
+    status = None
     try:
-        read_for(4)
-        assert "Player A".encode() in seen and "[space]".encode() in seen
-        os.write(fd, b"v")  # RIGHT on "2 PLAYERS": the match starts
-        read_for(1.5)
-        os.write(fd, b"z")  # A covers pile 0 (5c, matching B's 5d)
-        read_for(1.5)
-        os.write(fd, b"\x1b")  # Esc quits
-        read_for(2)
-        _, status = os.waitpid(pid, 0)
+        for wait, typed in keys:
+            read_for(wait)
+            os.write(fd, typed)
+        end = time.monotonic() + 10  # a make play that hangs fails the test
+        while time.monotonic() < end:
+            read_for(0.1)
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            time.sleep(0.05)
+        else:
+            status = None
     finally:
         try:
             os.kill(pid, 9)
         except OSError:
             pass
-    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, seen[-500:]
+    return seen, status
+
+
+def _ended_well(status):
+    """It ended by itself, with exit status 0."""
+    return status is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def test_the_terminal_front_end_plays_in_a_pseudo_terminal():
+    seen, status = _in_a_terminal(
+        ["--terminal", "--seed", "3", "--decks", scenes.DECKS, "--nvm", ""],
+        [(4, b"v"),  # RIGHT on "2 PLAYERS": the match starts
+         (1.5, b"z"),  # A covers pile 0 (5c, matching B's 5d)
+         (1.5, b"\x1b")])  # Esc quits
+    assert "Player A".encode() in seen and "[space]".encode() in seen
+    assert _ended_well(status), seen[-500:]
     assert b"I2C bytes" in seen
+
+
+def test_a_display_that_does_not_answer_gives_the_terminal_handheld():
+    # A stale DISPLAY (tmux over ssh): pygame falls back to drawing offscreen, which is
+    # no window; make play says so in one line and plays in the terminal.
+    seen, status = _in_a_terminal(["--nvm", ""], [(4, b"\x1b")],
+                                  env={"DISPLAY": ":99", "WAYLAND_DISPLAY": None,
+                                       "SDL_VIDEODRIVER": None})
+    assert b"no window (no display answers" in seen and b"using the terminal" in seen
+    assert "Player A".encode() in seen and b"I2C bytes" in seen  # the terminal's glass
+    assert b"ALSA" not in seen and b"XDG_RUNTIME_DIR" not in seen
+    assert _ended_well(status), seen[-500:]
 
 
 def test_the_window_front_end_runs_under_a_virtual_video_driver(monkeypatch):

@@ -303,12 +303,41 @@ def _draw(stdscr, hw, braille, help_lines):
 
 # ---- window ----
 
-def _window(args, stop_after=None):
+class NoWindow(Exception):
+    """pygame could not open a window on a real display."""
+
+
+def _open_window(size):
+    """A pygame window of size, on a real display. SDL's own complaints while it looks for
+    one (video, audio, XDG) are kept off the terminal; pygame falls back to its offscreen
+    or dummy driver when there is no display, which is no window to play in, unless
+    SDL_VIDEODRIVER asked for it."""
+    import tempfile
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
+    with tempfile.TemporaryFile() as noise:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(noise.fileno(), 2)
+        try:
+            import pygame
+            pygame.display.init()  # (not pygame.init(): no sound is played, so no mixer)
+            pygame.font.init()
+            screen = pygame.display.set_mode(size)
+        except Exception as e:
+            raise NoWindow(str(e) or type(e).__name__)
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+    driver = pygame.display.get_driver()
+    if driver in ("offscreen", "dummy") and os.environ.get("SDL_VIDEODRIVER") != driver:
+        pygame.quit()
+        raise NoWindow("no display answers (pygame fell back to its %s driver)" % driver)
+    return pygame, screen
+
+
+def _window(args, stop_after=None):
     scale = 6
-    pygame.init()
-    screen = pygame.display.set_mode((128 * scale + 40, 64 * scale + 200))
+    pygame, screen = _open_window((128 * scale + 40, 64 * scale + 200))
     pygame.display.set_caption("California Speed - virtual handheld")
     font = pygame.font.Font(None, 22)
     state = {"bytes": -1, "passes": 0}
@@ -369,7 +398,7 @@ def main(argv=None):
     elif args.window or (not args.terminal and _has_display()):
         try:
             return _window(args)
-        except Exception as e:  # no usable window system: the terminal always works
+        except NoWindow as e:  # no usable window system: the terminal always works
             print("make play: no window (%s); using the terminal" % e, file=sys.stderr)
     if not sys.stdin.isatty():
         from tools.cli import fail
