@@ -75,3 +75,25 @@ def test_an_existing_file_is_accepted_and_left_as_it_was(tmp_path):
     assert r.returncode == 2 and "the chip twin needs" in r.stderr  # the paths were fine
     assert png.read_bytes() == b"an old picture" and not (tmp_path / "bus.txt").exists()
 
+
+def test_an_output_folder_that_goes_away_during_the_run_is_one_line(tmp_path, monkeypatch,
+                                                                    capsys):
+    import json
+    import shutil
+    from tools import chip
+    out = tmp_path / "out"
+    out.mkdir()
+
+    def run(text, **options):  # the emulator's run, during which the folder is removed
+        shutil.rmtree(out)
+        lines = [{"k": "con", "t": 5, "s": "ready"}, {"k": "t0", "t": 1e9},
+                 {"k": "end", "t": 2e9, "why": "done"}]
+        return chip.ChipRun([json.dumps(e) for e in lines], 0x3C)
+    monkeypatch.setattr(chip, "missing", lambda: None)
+    monkeypatch.setattr(chip, "run", run)
+    with pytest.raises(SystemExit) as stop:
+        chip.main(["--bus-log", str(out / "bus.txt")])
+    printed = capsys.readouterr()
+    assert stop.value.code == 2 and "console: ready" in printed.out
+    assert printed.err.splitlines() == ["make chip: error: cannot write %s: No such file or "
+                                        "directory" % (out / "bus.txt")]

@@ -505,13 +505,19 @@ def main(argv=None):
         return 1
     print("boot to the first full frame  %.0f ms simulated" % (r.t0 / 1e6))
     print("I2C writes                    %d (%d bytes)" % (len(r.i2c), sum(len(x[4]) for x in r.i2c)))
-    if args.bus_log:
-        with open(args.bus_log, "w") as f:
-            for t, end, a, ack, data in r.i2c:
-                f.write("%d %d 0x%02x %s %s\n" % (t, end, a, "ack" if ack else "nack", data.hex()))
-    if args.png:
-        r.oled_at((r.end - r.t0) / 1e6).to_png(args.png, scale=args.scale)
-        print("glass                         " + args.png)
+    writing = args.bus_log
+    try:  # (checked before the run: this is a disk that filled or went away since)
+        if args.bus_log:
+            with open(args.bus_log, "w") as f:
+                for t, end, a, ack, data in r.i2c:
+                    f.write("%d %d 0x%02x %s %s\n" % (t, end, a, "ack" if ack else "nack",
+                                                      data.hex()))
+        writing = args.png
+        if args.png:
+            r.oled_at((r.end - r.t0) / 1e6).to_png(args.png, scale=args.scale)
+            print("glass                         " + args.png)
+    except OSError as e:
+        fail("make chip", "cannot write %s: %s" % (writing, e.strerror or e))
     return 0
 
 
