@@ -536,3 +536,41 @@ def test_an_mpy_cross_that_is_not_circuitpythons_is_refused(run, drive, tmp_path
     code, _, err = run("--mpy-cross", str(fake))
     assert code == 1 and "is not CircuitPython's mpy-cross" in err and "Nothing was copied" in err
     assert tree(drive) == before
+
+
+@pytest.mark.parametrize("folder", ["lib", "engine", "firmware", "hardware",
+                                    "lib/adafruit_display_text"])
+def test_a_file_where_a_folder_should_be_is_named_and_nothing_is_changed(run, drive, folder):
+    if folder == "lib":
+        shutil.rmtree(drive / "lib")
+    (drive / folder).write_bytes(b"not a folder\n")
+    before = tree(drive)
+    for args in ((), ("--dry-run",)):
+        code, out, err = run(*args)
+        assert code == 1, out
+        assert err.splitlines() == ["deploy: error: %s on the drive is a file, not a folder: "
+                                    "rename or remove it. Nothing was copied" % folder]
+        assert tree(drive) == before  # no manifest, no backup, nothing
+
+
+def test_a_folder_where_a_file_should_be_is_named_and_nothing_is_changed(run, drive):
+    (drive / "code.py").unlink()
+    (drive / "code.py").mkdir()
+    (drive / "engine" / "game.py").mkdir(parents=True)
+    before = tree(drive)
+    code, _, err = run()
+    assert code == 1
+    assert err.splitlines() == ["deploy: error: engine/game.py on the drive is a folder, not a "
+                                "file: rename or remove it; code.py on the drive is a folder, "
+                                "not a file: rename or remove it. Nothing was copied"]
+    assert tree(drive) == before
+
+
+def test_a_file_named_lib_is_named_before_circup_runs(run, drive, monkeypatch):
+    shutil.rmtree(drive / "lib")
+    (drive / "lib").write_bytes(b"")
+    monkeypatch.setattr(deploy, "find_circup", lambda: "circup")  # run_circup: refused
+    before = tree(drive)
+    code, _, err = run(libs=False)
+    assert code == 1 and "lib on the drive is a file, not a folder" in err
+    assert tree(drive) == before

@@ -22,7 +22,8 @@ hashes it wrote. Deploy never deletes a file it did not put there; a file it ins
 that left the project (or whose .py/.mpy twin replaced it) is removed only while it still
 matches what deploy wrote. A file deploy did not write (or that was changed on the board)
 is saved as NAME.bak before it is replaced - except settings.toml, which is then kept
-unless --replace-settings.
+unless --replace-settings. A file where deploy needs a folder (lib/, engine/, ...), or a
+folder where it puts a file, is named before anything is written, and nothing is.
 
 Stdlib only. Exit codes: 0 ok, 1 error, 2 usage error.
 """
@@ -147,6 +148,30 @@ def write_atomic(drive, rel, data):
         except OSError:
             pass
         raise
+
+
+def misplaced(drive, files, folders=()):
+    """One line for each thing on the drive that stands where deploy needs the other kind:
+    a file where a folder of its paths (or one of `folders`) must be, a folder where one
+    of its files must go. Deploy checks them before it writes anything: otherwise the
+    write fails half-way with "File exists" (or "Is a directory"), not naming the cause."""
+    problems, seen = [], set()
+    for rel in list(folders) + list(files):
+        parts = rel.split("/")
+        ok = True
+        for n in range(1, len(parts) + (rel in folders)):
+            folder = "/".join(parts[:n])
+            path = drive_path(drive, folder)
+            if folder not in seen and os.path.lexists(path) and not os.path.isdir(path):
+                problems.append("%s on the drive is a file, not a folder: rename or remove it"
+                                % folder)
+            seen.add(folder)
+            if not os.path.isdir(path):
+                ok = False
+                break
+        if ok and rel not in folders and os.path.isdir(drive_path(drive, rel)):
+            problems.append("%s on the drive is a folder, not a file: rename or remove it" % rel)
+    return problems
 
 
 def find_circup():
@@ -492,12 +517,15 @@ def copy_all(args, drive, version, libs, circup, root, compiled, say):
     if not os.path.isfile(os.path.join(root, SETTINGS)):
         say("warning: the project has no settings.toml; the board keeps its own or uses the "
             "firmware's defaults")
+    srcs = sources(root, libs, compiled)
+    wrong = misplaced(drive, [dest for dest, _ in srcs], ["lib"] if circup else [])
+    if wrong:
+        raise DeployError("; ".join(wrong) + ". Nothing was copied")
     try:
         old, rewrite = load_manifest(drive, say)
         by_content = old is None or not os.path.exists(os.path.join(drive, MANIFEST))
         old = old or {}
-        items, stale = plan(drive, sources(root, libs, compiled), old, args,
-                            libs_managed=bool(libs))
+        items, stale = plan(drive, srcs, old, args, libs_managed=bool(libs))
     except OSError as e:
         raise DeployError("reading %s: %s. Nothing was copied" % (e.filename, explain(e, drive)))
     copies = [it for it in items if it["act"] == "copy"]
