@@ -274,14 +274,39 @@ def find_drive(candidates):
     raise DeployError(msg)
 
 
+BOOT_OUT_SHOWN = 100  # characters of boot_out.txt's first line that deploy prints
+NOT_TEXT = "boot_out.txt is not text"
+
+
+def printable(raw, limit=BOOT_OUT_SHOWN):
+    """(bytes of one line as they can be printed, the share of its characters that were
+    not printable): a control character or a byte that is not UTF-8 is shown escaped
+    (\\x1b, \\xff), and a line longer than limit characters is cut (ending in ...)."""
+    chars = raw.decode("utf-8", "surrogateescape")
+    out = []
+    for c in chars:
+        n = ord(c) - 0xDC00 if 0xDC80 <= ord(c) <= 0xDCFF else ord(c)  # (a byte not UTF-8)
+        out.append(c if c.isprintable() else "\\x%02x" % n if n < 0x100 else "\\u%04x" % n)
+    text = "".join(out)
+    bad = sum(not c.isprintable() for c in chars)
+    return (text[:limit] + "..." if len(text) > limit else text), bad / max(1, len(chars))
+
+
 def board_version(drive):
-    """(boot_out.txt's first line, CircuitPython major version), or (None, None)."""
+    """(boot_out.txt's first line, fit to print (see printable), CircuitPython major
+    version), or (None, None) without it. A file that is not text at all (a NUL byte in
+    its start, or a first line mostly not printable) is NOT_TEXT, with no version."""
     try:
-        line = read(os.path.join(drive, "boot_out.txt")).decode("utf-8", "replace").splitlines()[0]
+        with open(os.path.join(drive, "boot_out.txt"), "rb") as f:
+            head = f.read(1024)
+        raw = head.splitlines()[0]
     except (OSError, IndexError):
         return None, None
+    line, bad = printable(raw.strip())
+    if b"\0" in head or bad > 0.25:
+        return NOT_TEXT, None
     m = re.search(r"CircuitPython (\d+)\.", line)
-    return line.strip(), (int(m.group(1)) if m else None)
+    return line, (int(m.group(1)) if m else None)
 
 
 def _bundle_lib(bundle, name):
