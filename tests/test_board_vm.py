@@ -218,6 +218,33 @@ def test_whatever_settings_toml_says_the_board_starts(tree, tmp_path, case):
     assert any(r.shots["menu"])  # the menu is on the glass
 
 
+NO_DISPLAY = "Cannot start I2C on SDA=GP4 SCL=GP5 (No pull up found on SDA or SCL; " \
+             "check your wiring). Is the display connected and powered? Retrying in 2 s."
+WRONG_ADDRESS = "No display at I2C address 0x3d on SDA=GP4 SCL=GP5 (found: 0x3c). " \
+                "Check the wiring and power; retrying in 2 s."
+
+
+def test_with_no_display_the_retries_let_time_pass_and_the_script_ends(tree):
+    # time.sleep lets time pass, as on the board: the "2000 end" comes after one retry
+    r = boardvm.run(tree, script="2000 end\n", heap="256K", display=False, timeout=60)
+    assert r.done and r.said("stop: end of script"), r.output[-2000:]
+    assert r.figures["wall"] == 2000
+    assert r.console() == [NO_DISPLAY]
+    assert not r.exceptions and not r.said("died")
+
+
+def test_with_the_display_at_another_address_it_retries_every_2_s(tree, tmp_path):
+    import shutil
+    moved = str(tmp_path / "CIRCUITPY")
+    shutil.copytree(tree, moved)
+    with open(os.path.join(moved, "settings.toml"), "w") as f:
+        f.write("CS_I2C_ADDRESS = 0x3D\n")
+    r = boardvm.run(moved, script="7000 end\n", heap="256K", timeout=60)
+    assert r.done and r.figures["wall"] == 7000, r.output[-2000:]
+    assert r.console() == [WRONG_ADDRESS] * 4  # at 0, 2, 4 and 6 s
+    assert not r.exceptions
+
+
 def test_deploy_replaces_its_own_py_with_mpy_and_leaves_someone_elses(tmp_path, capsys):
     from tools import deploy
     drive = tmp_path / "CIRCUITPY"

@@ -536,3 +536,70 @@ def test_an_mpy_cross_that_is_not_circuitpythons_is_refused(run, drive, tmp_path
     code, _, err = run("--mpy-cross", str(fake))
     assert code == 1 and "is not CircuitPython's mpy-cross" in err and "Nothing was copied" in err
     assert tree(drive) == before
+
+
+@pytest.mark.parametrize("folder", ["lib", "engine", "firmware", "hardware",
+                                    "lib/adafruit_display_text"])
+def test_a_file_where_a_folder_should_be_is_named_and_nothing_is_changed(run, drive, folder):
+    if folder == "lib":
+        shutil.rmtree(drive / "lib")
+    (drive / folder).write_bytes(b"not a folder\n")
+    before = tree(drive)
+    for args in ((), ("--dry-run",)):
+        code, out, err = run(*args)
+        assert code == 1, out
+        assert err.splitlines() == ["deploy: error: %s on the drive is a file, not a folder: "
+                                    "rename or remove it. Nothing was copied" % folder]
+        assert tree(drive) == before  # no manifest, no backup, nothing
+
+
+def test_a_folder_where_a_file_should_be_is_named_and_nothing_is_changed(run, drive):
+    (drive / "code.py").unlink()
+    (drive / "code.py").mkdir()
+    (drive / "engine" / "game.py").mkdir(parents=True)
+    before = tree(drive)
+    code, _, err = run()
+    assert code == 1
+    assert err.splitlines() == ["deploy: error: engine/game.py on the drive is a folder, not a "
+                                "file: rename or remove it; code.py on the drive is a folder, "
+                                "not a file: rename or remove it. Nothing was copied"]
+    assert tree(drive) == before
+
+
+def test_a_file_named_lib_is_named_before_circup_runs(run, drive, monkeypatch):
+    shutil.rmtree(drive / "lib")
+    (drive / "lib").write_bytes(b"")
+    monkeypatch.setattr(deploy, "find_circup", lambda: "circup")  # run_circup: refused
+    before = tree(drive)
+    code, _, err = run(libs=False)
+    assert code == 1 and "lib on the drive is a file, not a folder" in err
+    assert tree(drive) == before
+
+
+def _board_line(out):
+    return [ln for ln in out.splitlines() if ln.startswith("Board: ")]
+
+
+def test_a_boot_out_txt_that_is_not_text_is_said_so_not_echoed(run, drive):
+    (drive / "boot_out.txt").write_bytes(b"\x00\x01\x02\x03PK\x03\x04" + bytes(range(256)))
+    code, out, _ = run()
+    assert code == 0
+    assert _board_line(out) == ["Board: %s (boot_out.txt is not text)" % drive]
+    assert "\x00" not in out and "\x03" not in out
+
+
+def test_boot_out_txt_is_shown_printable(run, drive):
+    (drive / "boot_out.txt").write_bytes(b"Adafruit CircuitPython 10.3.0 on 2026-11-30;\x1b[2J "
+                                         b"Raspberry Pi Pico \xff with rp2040\r\nBoard ID:x\n")
+    code, out, _ = run("--dry-run")
+    assert code == 0
+    assert _board_line(out) == ["Board: %s (Adafruit CircuitPython 10.3.0 on 2026-11-30;\\x1b"
+                                "[2J Raspberry Pi Pico \\xff with rp2040)" % drive]
+    assert "the firmware is made for" not in out  # still read as CircuitPython 10
+
+
+def test_a_long_boot_out_txt_line_is_cut(run, drive):
+    (drive / "boot_out.txt").write_bytes(b"Adafruit CircuitPython 10.3.0 " + b"x" * 5000)
+    code, out, _ = run("--dry-run")
+    line = "Adafruit CircuitPython 10.3.0 " + "x" * (deploy.BOOT_OUT_SHOWN - 30) + "..."
+    assert code == 0 and _board_line(out) == ["Board: %s (%s)" % (drive, line)]

@@ -235,8 +235,10 @@ class Run:
         return [e for e in self.events if text in e[1]]
 
     def console(self):
-        """The lines the firmware printed (everything that is not the bench's)."""
-        return [ln for ln in self.output.splitlines() if not ln.startswith("BENCH ")]
+        """The lines the firmware printed (everything that is not the bench's: its BENCH
+        lines and the VM's "qstr pool:" lines that follow its names lines)."""
+        return [ln for ln in self.output.splitlines()
+                if not ln.startswith(("BENCH ", "qstr pool: "))]
 
 
 def frame_from_pages(pages):

@@ -25,7 +25,7 @@ import tempfile
 from hardware import config, pinmap
 from hardware.virtual.ssd1306 import VirtualSSD1306
 from tools import boardvm
-from tools.cli import Parser, bounded, fail, read_text
+from tools.cli import Parser, bounded, fail, output_file, read_text
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NODE_DIR = os.path.join(HERE, "chipjs")
@@ -477,11 +477,12 @@ def figures(covers=50, frequencies=(400000, 1000000), progress=print):
 def main(argv=None):
     ap = Parser(prog="make chip", description=__doc__.splitlines()[0])
     ap.add_argument("--script", metavar="FILE", help="key script (make play's format)")
-    ap.add_argument("--png", metavar="FILE", help="save the final glass")
+    ap.add_argument("--png", metavar="FILE", type=output_file, help="save the final glass")
     ap.add_argument("--scale", type=bounded(1, 16), default=4, help="PNG scale (default 4)")
     ap.add_argument("--after", type=bounded(0, MAX_MS, " ms"), default=500,
                     help="run this long after the last key (default 500)")
-    ap.add_argument("--bus-log", metavar="FILE", help="write every I2C write (ns, address, hex)")
+    ap.add_argument("--bus-log", metavar="FILE", type=output_file,
+                    help="write every I2C write (ns, address, hex)")
     ap.add_argument("--no-display", action="store_true", help="nothing answers on the bus")
     args = ap.parse_args(argv)
     problem = missing()
@@ -492,9 +493,6 @@ def main(argv=None):
         text, why = read_text(args.script)
         if text is None:
             fail("make chip", why)
-    for path in (args.png, args.bus_log):
-        if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
-            fail("make chip", "%s: the folder does not exist" % path)
     try:
         r = run(text, display=not args.no_display, after_ms=args.after)
     except ValueError as e:
@@ -507,13 +505,19 @@ def main(argv=None):
         return 1
     print("boot to the first full frame  %.0f ms simulated" % (r.t0 / 1e6))
     print("I2C writes                    %d (%d bytes)" % (len(r.i2c), sum(len(x[4]) for x in r.i2c)))
-    if args.bus_log:
-        with open(args.bus_log, "w") as f:
-            for t, end, a, ack, data in r.i2c:
-                f.write("%d %d 0x%02x %s %s\n" % (t, end, a, "ack" if ack else "nack", data.hex()))
-    if args.png:
-        r.oled_at((r.end - r.t0) / 1e6).to_png(args.png, scale=args.scale)
-        print("glass                         " + args.png)
+    writing = args.bus_log
+    try:  # (checked before the run: this is a disk that filled or went away since)
+        if args.bus_log:
+            with open(args.bus_log, "w") as f:
+                for t, end, a, ack, data in r.i2c:
+                    f.write("%d %d 0x%02x %s %s\n" % (t, end, a, "ack" if ack else "nack",
+                                                      data.hex()))
+        writing = args.png
+        if args.png:
+            r.oled_at((r.end - r.t0) / 1e6).to_png(args.png, scale=args.scale)
+            print("glass                         " + args.png)
+    except OSError as e:
+        fail("make chip", "cannot write %s: %s" % (writing, e.strerror or e))
     return 0
 
 

@@ -1,6 +1,7 @@
 """Command lines that fail in words: a bad argument or input is one line that names it
 (and the line of a file it is on), then exit status 2; never a traceback."""
 import argparse
+import os
 import sys
 
 
@@ -45,3 +46,40 @@ def read_text(path):
         line = data.count(b"\n", 0, e.start) + 1
         return None, "%s line %d: not text (byte 0x%02x is not UTF-8)" % (path, line,
                                                                           data[e.start])
+
+
+def output_problem(path):
+    """'' when a program may write the file path (a new file, or an existing regular file it
+    will replace), else one line saying why not: an empty name, a folder, a device or a
+    pipe, a folder that does not exist or is not a folder, or no permission to write the
+    file or to make one in its folder. It looks and writes nothing, so a caller can check
+    every output before any work and stop in words (make sim --out checks its folder)."""
+    if not path:
+        return "an empty file name"
+    if os.path.isdir(path):
+        return "%s is a folder: give a file name" % path
+    if path.endswith(("/", os.sep)):
+        return "%s ends in a folder separator: give a file name" % path
+    if os.path.exists(path):
+        if not os.path.isfile(path):
+            return "%s is not a file (a device or a pipe): give a file name" % path
+        if not os.access(path, os.W_OK):
+            return "%s: cannot write it (no permission)" % path
+        return ""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.exists(folder):
+        return "%s: the folder %s does not exist" % (path, folder)
+    if not os.path.isdir(folder):
+        return "%s: %s is not a folder" % (path, folder)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return "%s: cannot write a file in %s (no permission, or read-only)" % (path, folder)
+    return ""
+
+
+def output_file(text):
+    """An argparse type: a path output_problem() finds nothing wrong with, else the error
+    ('argument --png: <why>')."""
+    problem = output_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text

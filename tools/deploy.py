@@ -22,7 +22,8 @@ hashes it wrote. Deploy never deletes a file it did not put there; a file it ins
 that left the project (or whose .py/.mpy twin replaced it) is removed only while it still
 matches what deploy wrote. A file deploy did not write (or that was changed on the board)
 is saved as NAME.bak before it is replaced - except settings.toml, which is then kept
-unless --replace-settings.
+unless --replace-settings. A file where deploy needs a folder (lib/, engine/, ...), or a
+folder where it puts a file, is named before anything is written, and nothing is.
 
 Stdlib only. Exit codes: 0 ok, 1 error, 2 usage error.
 """
@@ -149,6 +150,30 @@ def write_atomic(drive, rel, data):
         raise
 
 
+def misplaced(drive, files, folders=()):
+    """One line for each thing on the drive that stands where deploy needs the other kind:
+    a file where a folder of its paths (or one of `folders`) must be, a folder where one
+    of its files must go. Deploy checks them before it writes anything: otherwise the
+    write fails half-way with "File exists" (or "Is a directory"), not naming the cause."""
+    problems, seen = [], set()
+    for rel in list(folders) + list(files):
+        parts = rel.split("/")
+        ok = True
+        for n in range(1, len(parts) + (rel in folders)):
+            folder = "/".join(parts[:n])
+            path = drive_path(drive, folder)
+            if folder not in seen and os.path.lexists(path) and not os.path.isdir(path):
+                problems.append("%s on the drive is a file, not a folder: rename or remove it"
+                                % folder)
+            seen.add(folder)
+            if not os.path.isdir(path):
+                ok = False
+                break
+        if ok and rel not in folders and os.path.isdir(drive_path(drive, rel)):
+            problems.append("%s on the drive is a folder, not a file: rename or remove it" % rel)
+    return problems
+
+
 def find_circup():
     return shutil.which("circup")
 
@@ -249,14 +274,39 @@ def find_drive(candidates):
     raise DeployError(msg)
 
 
+BOOT_OUT_SHOWN = 100  # characters of boot_out.txt's first line that deploy prints
+NOT_TEXT = "boot_out.txt is not text"
+
+
+def printable(raw, limit=BOOT_OUT_SHOWN):
+    """(bytes of one line as they can be printed, the share of its characters that were
+    not printable): a control character or a byte that is not UTF-8 is shown escaped
+    (\\x1b, \\xff), and a line longer than limit characters is cut (ending in ...)."""
+    chars = raw.decode("utf-8", "surrogateescape")
+    out = []
+    for c in chars:
+        n = ord(c) - 0xDC00 if 0xDC80 <= ord(c) <= 0xDCFF else ord(c)  # (a byte not UTF-8)
+        out.append(c if c.isprintable() else "\\x%02x" % n if n < 0x100 else "\\u%04x" % n)
+    text = "".join(out)
+    bad = sum(not c.isprintable() for c in chars)
+    return (text[:limit] + "..." if len(text) > limit else text), bad / max(1, len(chars))
+
+
 def board_version(drive):
-    """(boot_out.txt's first line, CircuitPython major version), or (None, None)."""
+    """(boot_out.txt's first line, fit to print (see printable), CircuitPython major
+    version), or (None, None) without it. A file that is not text at all (a NUL byte in
+    its start, or a first line mostly not printable) is NOT_TEXT, with no version."""
     try:
-        line = read(os.path.join(drive, "boot_out.txt")).decode("utf-8", "replace").splitlines()[0]
+        with open(os.path.join(drive, "boot_out.txt"), "rb") as f:
+            head = f.read(1024)
+        raw = head.splitlines()[0]
     except (OSError, IndexError):
         return None, None
+    line, bad = printable(raw.strip())
+    if b"\0" in head or bad > 0.25:
+        return NOT_TEXT, None
     m = re.search(r"CircuitPython (\d+)\.", line)
-    return line.strip(), (int(m.group(1)) if m else None)
+    return line, (int(m.group(1)) if m else None)
 
 
 def _bundle_lib(bundle, name):
@@ -492,12 +542,15 @@ def copy_all(args, drive, version, libs, circup, root, compiled, say):
     if not os.path.isfile(os.path.join(root, SETTINGS)):
         say("warning: the project has no settings.toml; the board keeps its own or uses the "
             "firmware's defaults")
+    srcs = sources(root, libs, compiled)
+    wrong = misplaced(drive, [dest for dest, _ in srcs], ["lib"] if circup else [])
+    if wrong:
+        raise DeployError("; ".join(wrong) + ". Nothing was copied")
     try:
         old, rewrite = load_manifest(drive, say)
         by_content = old is None or not os.path.exists(os.path.join(drive, MANIFEST))
         old = old or {}
-        items, stale = plan(drive, sources(root, libs, compiled), old, args,
-                            libs_managed=bool(libs))
+        items, stale = plan(drive, srcs, old, args, libs_managed=bool(libs))
     except OSError as e:
         raise DeployError("reading %s: %s. Nothing was copied" % (e.filename, explain(e, drive)))
     copies = [it for it in items if it["act"] == "copy"]

@@ -162,6 +162,7 @@ class Keys:
         self._settled = False
         for i in range(len(taken)):  # keys held now are not reported (reset() reports them)
             self._count[i] = 128 + (self._limit if self._down(i) else -self._limit)
+        _bench.scanners.append(self)
 
     def deinit(self):
         """Stop scanning and free the pins."""
@@ -170,6 +171,7 @@ class Keys:
                 _bench.release(n)
             self._pins = None
             self._events._scanner = None
+            _bench.scanners.remove(self)
 
     def __enter__(self):
         return self

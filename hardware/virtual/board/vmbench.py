@@ -8,7 +8,8 @@ the OLED on the I2C bus, the nvm flash, the watchdog, and the run's counters.
 Time: `wall` is milliseconds since the bench started; supervisor.ticks_ms() is
 0x1FFF0000 at every power-on (as on a Pico) plus the time since, wrapping at 2**29.
 Time moves only at the end of a main-loop pass (see pass_end): pass_ms plus the I2C time
-of the bytes the pass sent, so a run is the same on every machine.
+of the bytes the pass sent, so a run is the same on every machine; and while the firmware
+sleeps (time.sleep, see sleep), by the time it sleeps.
 
 The key script is read as it is needed (a line at a time, so a long soak costs no heap):
     <wall ms> <gpio> 1|0      the button on GPIO n closes (1) or opens (0)
@@ -67,6 +68,7 @@ _oled_page = [0, 7]
 _oled_ptr = [0, 0]
 _oled_args = []  # a command waiting for its parameters: [cmd, needed, got...]
 display = None  # the BusDisplay that draws (for shots)
+scanners = []  # the keypad.Keys that scan in the background (while time.sleep waits)
 _display_pins = ()  # the pins its bus held when the last process ended
 exceptions = []  # repr of every exception the firmware printed
 _next_minute = 60000
@@ -238,6 +240,31 @@ def pass_end():
     if _stop_at >= 0 and wall >= _stop_at:
         raise Stop("time is up")
     _commands()
+
+
+def sleep(ms):
+    """time.sleep(): the CPU waits ms while time passes, as in pass_end but with no pass:
+    the background keypad scans go on, the script's contact changes and commands come at
+    their times, and a watchdog that is not fed meanwhile resets the board when it runs out."""
+    global wall
+    end = wall + ms
+    while True:
+        t = next_change()
+        t = end if t < 0 or t > end else max(t, wall)
+        if _stop_at >= 0 and _stop_at < t:
+            t = max(wall, _stop_at)
+        if wd_mode and wd_fed_wall + wd_timeout_ms + 1 < t:
+            t = max(wall, wd_fed_wall + wd_timeout_ms + 1)
+        for keys in scanners:
+            keys._scan_until(t)
+        wall = t
+        if wd_mode and wall - wd_fed_wall > wd_timeout_ms:
+            reset("watchdog")
+        if _stop_at >= 0 and wall >= _stop_at:
+            raise Stop("time is up")
+        _commands()
+        if wall >= end:
+            return
 
 
 def names(when):

@@ -17,8 +17,8 @@ import vmbench as bench
 
 _STANDINS = ("board", "busio", "busdisplay", "displayio", "i2cdisplaybus", "keypad",
              "microcontroller", "nvm", "os", "pwmio", "supervisor", "traceback", "watchdog",
-             "alarm", "alarm.pin")  # (not fontio, terminalio, bitmaptools: only the error
-# screen imports them, and their names, loaded at boot, would move the qstr pools)
+             "alarm", "alarm.pin", "time")  # (not fontio, terminalio, bitmaptools: only
+# the error screen imports them, and their names, loaded at boot, would move the qstr pools)
 
 
 def _heap(label):

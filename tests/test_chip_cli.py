@@ -1,0 +1,99 @@
+"""make chip's command line: a bad output path is refused in one line, with exit status 2,
+before anything runs. These never start the emulator, so they need neither node nor the
+toolchain: the toolchain's variables are left out, and a check that came too late would
+meet "the chip twin needs ..." first."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tools import mpy
+
+TOOLCHAIN = ("CIRCUITPY_UF2", "RP2040_BOOTROM", "CIRCUITPY_MPY_CROSS", "CIRCUITPYTHON")
+
+
+def _chip(*args):
+    env = {k: v for k, v in os.environ.items() if k not in TOOLCHAIN}
+    return subprocess.run([sys.executable, "-m", "tools.chip"] + list(args), cwd=mpy.ROOT,
+                          capture_output=True, text=True, timeout=120, env=env)
+
+
+def _refused(r, *words):
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1, r.stderr
+    assert lines[0].startswith("make chip: error:") and "Traceback" not in r.stderr
+    assert "needs" not in lines[0]  # not the toolchain's complaint: the path came first
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    assert r.stdout == ""
+
+
+@pytest.mark.parametrize("flag", ["--png", "--bus-log"])
+def test_an_output_that_is_a_folder_is_refused_before_the_run(tmp_path, flag):
+    folder = tmp_path / "shots"
+    folder.mkdir()
+    _refused(_chip(flag, str(folder)), flag, str(folder), "is a folder")
+    assert os.listdir(folder) == []
+
+
+@pytest.mark.parametrize("flag", ["--png", "--bus-log"])
+def test_an_output_in_a_missing_folder_is_refused_before_the_run(tmp_path, flag):
+    path = tmp_path / "no" / "out.png"
+    _refused(_chip(flag, str(path)), flag, str(tmp_path / "no"), "does not exist")
+    assert not (tmp_path / "no").exists()
+
+
+def test_an_output_under_a_file_is_refused_before_the_run(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine\n")
+    _refused(_chip("--bus-log", str(notes / "bus.txt")), str(notes), "is not a folder")
+    assert notes.read_text() == "mine\n"
+
+
+def test_an_output_that_is_a_device_is_refused_before_the_run():
+    _refused(_chip("--png", os.devnull), os.devnull, "is not a file")
+
+
+def test_an_output_in_a_read_only_folder_is_refused_before_the_run(tmp_path):
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        if os.access(str(folder), os.W_OK):
+            pytest.skip("this user may write into a read-only folder (root)")
+        _refused(_chip("--png", str(folder / "chip.png")), "--png", "cannot write")
+        assert os.listdir(folder) == []
+    finally:
+        folder.chmod(0o700)
+
+
+def test_an_existing_file_is_accepted_and_left_as_it_was(tmp_path):
+    png = tmp_path / "chip.png"
+    png.write_bytes(b"an old picture")
+    r = _chip("--png", str(png), "--bus-log", str(tmp_path / "bus.txt"))
+    assert r.returncode == 2 and "the chip twin needs" in r.stderr  # the paths were fine
+    assert png.read_bytes() == b"an old picture" and not (tmp_path / "bus.txt").exists()
+
+
+def test_an_output_folder_that_goes_away_during_the_run_is_one_line(tmp_path, monkeypatch,
+                                                                    capsys):
+    import json
+    import shutil
+    from tools import chip
+    out = tmp_path / "out"
+    out.mkdir()
+
+    def run(text, **options):  # the emulator's run, during which the folder is removed
+        shutil.rmtree(out)
+        lines = [{"k": "con", "t": 5, "s": "ready"}, {"k": "t0", "t": 1e9},
+                 {"k": "end", "t": 2e9, "why": "done"}]
+        return chip.ChipRun([json.dumps(e) for e in lines], 0x3C)
+    monkeypatch.setattr(chip, "missing", lambda: None)
+    monkeypatch.setattr(chip, "run", run)
+    with pytest.raises(SystemExit) as stop:
+        chip.main(["--bus-log", str(out / "bus.txt")])
+    printed = capsys.readouterr()
+    assert stop.value.code == 2 and "console: ready" in printed.out
+    assert printed.err.splitlines() == ["make chip: error: cannot write %s: No such file or "
+                                        "directory" % (out / "bus.txt")]
