@@ -376,3 +376,10 @@ def test_a_script_uses_the_memory_it_is_given_and_none_when_not(tmp_path):
         assert r.returncode == 0, r.stderr
         frame = bytes(1 if v > 127 else 0 for v in Image.open(png).convert("L").tobytes())
         assert glass.piles_per_row(frame) == piles, memory
+
+
+def test_a_png_that_is_a_folder_is_refused_before_the_run(tmp_path):
+    script = tmp_path / "keys.txt"
+    script.write_text("100 A0 tap\n")
+    _one_line_error(_play("--script", str(script), "--png", str(tmp_path)), "--png",
+                    "is a folder")

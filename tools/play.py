@@ -12,7 +12,7 @@ import time
 
 from firmware.lang import CODES
 from hardware import keymap, keynames
-from tools.cli import bounded
+from tools.cli import bounded, output_file
 
 KEYS_HELP = """\
   Player A (bottom row is yours)          Player B (top row is yours; reads upside down)
@@ -50,7 +50,8 @@ def _parser():
     mode.add_argument("--window", action="store_true", help="play in a pygame window")
     mode.add_argument("--script", metavar="FILE",
                       help="headless: run key events from FILE ('<ms> <key> down|up|tap')")
-    ap.add_argument("--png", metavar="FILE", help="with --script: save the final frame")
+    ap.add_argument("--png", metavar="FILE", type=output_file,
+                    help="with --script: save the final frame")
     ap.add_argument("--scale", type=bounded(1, 16), default=4,
                     help="PNG pixel size, 1..16 (default 4)")
     ap.add_argument("--after", type=bounded(0, MAX_MS, " ms"), default=500, metavar="MS",
@@ -155,9 +156,6 @@ def _headless(args):
     text, problem = read_text(args.script)
     if text is None:
         fail("make play", problem)
-    if args.png and not os.path.isdir(os.path.dirname(os.path.abspath(args.png))):
-        fail("make play", "--png %s: the folder %s does not exist"
-             % (args.png, os.path.dirname(os.path.abspath(args.png))))
     try:
         decks = parse_decks(args.decks) if args.decks else None
         hw, app = run_script(text, seed=1 if args.seed is None else args.seed,
