@@ -65,3 +65,27 @@ def _value(h, label):
     h.to(label)
     line = [line for line in h.lines if line.startswith("\u2192" + label)][0]
     return line[1 + len(label):].strip()
+
+
+def _typed(h, taps, *keys, gap=70):
+    """Keys typed in the terminal front end, gap ms apart (its real-time clock, here the
+    handheld's simulated one)."""
+    from tools.play import KEYBOARD
+    for ch in keys:
+        taps.typed(h.hw, KEYBOARD[ch])
+        h.run(gap)
+    h.run(200)
+
+
+def test_quick_repeated_taps_in_the_terminal_all_count():
+    from tools.play import Taps
+    h = Hand()
+    h.run_until(BOOTED)
+    taps = Taps(h.hw)
+    _typed(h, taps, "x", "x", "v")  # DOWN, DOWN (70 ms later), RIGHT: CPU LEVEL steps
+    assert h.screen == "menu" and h.lines[3].split() == ["\u2192CPU", "LEVEL", "SHARP"]
+    _typed(h, taps, "z", "z", "v")  # UP, UP, RIGHT: 2 PLAYERS
+    assert h.screen == "play"
+    h.run(500)
+    _typed(h, taps, " ", " ")  # MENU twice, quickly: the match pauses
+    assert h.screen == "pause"

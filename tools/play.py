@@ -180,6 +180,31 @@ def _headless(args):
 
 # ---- terminal ----
 
+class Taps:
+    """Keys typed in a terminal, as taps of the handheld's buttons. A terminal sees a
+    key's press, never its release, so each becomes a short tap; a key typed again soon
+    after is pressed once its last tap's contact has rested longer than the firmware's
+    bounce rule (firmware/app.py _BOUNCE_MS), so a quick double tap is two presses, never
+    one press and a bounce."""
+
+    def __init__(self, handheld):
+        from firmware.app import _BOUNCE_MS
+        from hardware.keymap import DEBOUNCE_SCANS
+        scan = handheld.info["CS_KEY_INTERVAL_MS"] * (DEBOUNCE_SCANS + 1)  # seen, surely
+        self.hold_ms = max(30, scan)
+        self.rest_ms = _BOUNCE_MS + scan
+        self.free_at = {}  # key number: ticks_ms when its contact has rested enough
+
+    def typed(self, handheld, key):
+        """A key typed now: tap it now, or as soon as its contact has rested."""
+        from engine.ticks import ticks_add, ticks_diff
+        now = handheld.clock.now
+        free = self.free_at.get(key, now)
+        at = free if ticks_diff(free, now) > 0 else now
+        handheld.buttons.tap(key, at, self.hold_ms)
+        self.free_at[key] = ticks_add(at, self.hold_ms + self.rest_ms)
+
+
 _BRAILLE_BITS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10),
                  (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))
 
@@ -232,6 +257,8 @@ def _terminal(args):
         help_lines = KEYS_HELP.splitlines()
 
         def pump(handheld):
+            if state.get("hand") is not handheld:  # (a new one after a watchdog reset)
+                state["hand"], state["taps"] = handheld, Taps(handheld)
             while True:
                 try:
                     ch = stdscr.get_wch()
@@ -242,7 +269,7 @@ def _terminal(args):
                     return
                 key = KEYBOARD.get(ch.lower() if isinstance(ch, str) else None)
                 if key is not None:
-                    handheld.buttons.tap(key, handheld.clock.now, 60)
+                    state["taps"].typed(handheld, key)
             now = time.monotonic()
             if handheld.bus.bytes_sent != state["bytes"] or now - state["drawn"] > 0.5:
                 state["bytes"] = handheld.bus.bytes_sent
