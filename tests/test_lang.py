@@ -225,3 +225,11 @@ def test_docs_rules_says_a_foul_is_a_press_on_a_pile_that_cannot_be_covered():
     assert "If nothing matches any more, play stops" not in rules
     assert "cannot be covered is a foul" in rules
 
+
+def test_docs_rules_section_12_names_every_departure_from_the_printed_game():
+    rules = _rules_doc()
+    section = re.sub(r"\s+", " ", rules[rules.index("## 12."):])
+    for named in ("HANDICAP", "DOUBLES", "DECLARE DRAW", "repeated block",
+                  "10 dead deals in a row"):
+        assert named in section, named
+    assert "end a game only by a finish or a deadlock" not in section
