@@ -11,6 +11,7 @@ from firmware import crash, glyphs, lang, lang_en, settings as settings_mod
 from firmware.menu import ROWS, hint
 from firmware.ui import LINE_CHARS
 from handheld import BOOTED, Hand
+from tools import glass
 
 LANGUAGES = {code: importlib.import_module("firmware.lang_" + code) for code in lang.CODES}
 HOWTO = {LANGUAGES[code].NAME: importlib.import_module("firmware.howto_" + code)
@@ -233,3 +234,49 @@ def test_docs_rules_section_12_names_every_departure_from_the_printed_game():
                   "10 dead deals in a row"):
         assert named in section, named
     assert "end a game only by a finish or a deadlock" not in section
+
+
+def _settings_page(code):
+    """Every line the SETTINGS page shows in a language, as each setting is stepped through
+    all its choices (RIGHT) and so back to its own: the chosen line, as read off the glass."""
+    h = Hand(lang=code)
+    h.run_until(BOOTED)
+    h.taps("A1", "A1", "A1", "A3")  # DOWN three times: SETTINGS; RIGHT opens it
+    assert h.screen == "settings"
+    shown = []
+    for _key, choices, _default in settings_mod.FIELDS:
+        for _ in choices:
+            lines = h.lines + glass.page(glass.turned(h.glass))  # FLIP SCREEN ON turns it
+            shown += [line[1:].strip() for line in lines[1:] if line.startswith("\u2192")][:1]
+            h.tap("A3")  # RIGHT: the next choice
+        h.tap("A1")  # DOWN: the next setting
+    assert len(shown) == sum(len(choices) for _key, choices, _ in settings_mod.FIELDS)
+    return shown
+
+
+# Words a native reader takes for something else, with what they were meant to say.
+# None may be shown on the settings page or in HOW TO PLAY.
+MISREAD = {
+    "fr": {"MANCHE": "a game (PARTIE everywhere else)",
+           "MANCHES": "first to N wins, read as a match of N games",
+           "RANG": "a row, where RANG is a card's rank",
+           "BLOCAGE": "the foul's lockout, where BLOCAGE is the stall",
+           "INVERS\u00c9": "the screen turned round, read as inverted colours"},
+}
+
+
+@pytest.mark.parametrize("code", sorted(MISREAD))
+def test_settings_and_how_to_play_say_what_a_native_reader_understands(code):
+    shown = _settings_page(code) + _how_to_play(code)
+    misread = [(word, MISREAD[code][word], line) for line in shown
+               for word in re.findall(r"[^\W\d_]+", line) if word in MISREAD[code]]
+    assert not misread, misread
+
+
+def test_french_sets_a_space_before_a_colon_or_a_mark_where_there_is_room():
+    """A 12-character info-line message and a page's foot (TOUCHE:SUITE, MENU:RETOUR) have
+    no room for it; every page of words and every banner has."""
+    w = LANGUAGES["fr"]
+    texts = [line for page in HOWTO[w.NAME].PAGES for line in page]
+    texts += [w.YOU_WIN, w.YOU_LOSE, w.DRAW, w.MATCH_WON, w.MATCH_LOST] + list(w.ERROR)
+    assert [t for t in texts if re.search(r"[^ ][:!?]", t)] == []
