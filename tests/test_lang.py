@@ -262,6 +262,9 @@ MISREAD = {
            "RANG": "a row, where RANG is a card's rank",
            "BLOCAGE": "the foul's lockout, where BLOCAGE is the stall",
            "INVERS\u00c9": "the screen turned round, read as inverted colours"},
+    "pt": {"DUPLAS": "a pair on one pile, read as teams of two",
+           "BLOQUEIO": "the foul's lockout, read as the stall (BLOQUEADOS)",
+           "FILA": "a row (FILEIRA), read as a queue"},
 }
 
 
@@ -280,3 +283,8 @@ def test_french_sets_a_space_before_a_colon_or_a_mark_where_there_is_room():
     texts = [line for page in HOWTO[w.NAME].PAGES for line in page]
     texts += [w.YOU_WIN, w.YOU_LOSE, w.DRAW, w.MATCH_WON, w.MATCH_LOST] + list(w.ERROR)
     assert [t for t in texts if re.search(r"[^ ][:!?]", t)] == []
+
+
+def test_portuguese_sets_no_space_before_a_colon_or_a_mark():
+    texts = [text for _where, text, _width in _strings(LANGUAGES["pt"])]
+    assert [t for t in texts if re.search(r" [:!?]", t)] == []
