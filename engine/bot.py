@@ -2,7 +2,7 @@
 
 A human-like model: when the table changes, the bot takes a reaction delay before it
 acts (drawn around a mean, with a spread, per level); sometimes it misses the change and
-takes much longer; sometimes it fouls (presses a pile that matches nothing). When it
+takes much longer; sometimes it fouls (presses a pile it cannot cover). When it
 plays, it finishes a pending match first, then prefers piles in the opponent's row
 (each player collects their own row, so a card left there is the opponent's problem).
 Seeded and allocation-free, like the engine.
@@ -121,7 +121,7 @@ class Bot:
         pending = g.pending_mask
         n = g.piles
         if self._fouling:
-            mask = ~mask & ((1 << n) - 1)  # the piles that match nothing
+            mask = ~mask & ((1 << n) - 1)  # the piles that cannot be covered
         if not mask:
             return -1
         opp_lo = (1 - self.player) * (n // 2)

@@ -33,26 +33,26 @@ BACK = "MENU:RETOUR"
 
 # RÉGLAGES, dans l'ordre de firmware/settings.py.
 FIELDS = (
-    ("MATCH", ("1 MANCHE", "2 MANCHES", "3 MANCHES", "4 MANCHES", "5 MANCHES")),
-    ("PILES", ("4 PAR RANG", "3 PAR RANG")),
-    ("BLOCAGE", ("400 MS", "200 MS", "800 MS", "NON")),
+    ("MATCH", ("1 PARTIE", "2 VICTOIRES", "3 VICTOIRES", "4 VICTOIRES", "5 VICTOIRES")),
+    ("PILES", ("4 PAR RANGÉE", "3 PAR RANGÉE")),
+    ("PÉNALITÉ", ("400 MS", "200 MS", "800 MS", "AUCUNE")),
     ("PAIRE PAR", ("VALEUR", "COULEUR", "VAL./COUL.")),
     ("DOUBLES", ("NON", "OUI")),
     ("IMPASSE", ("ÉGALITÉ", "MOINS GAGNE")),
     ("ORDI", ("DÉBUTANT", "AMATEUR", "RAPIDE", "VIF", "ÉCLAIR")),
     ("SON", ("OUI", "NON")),
     ("CONTRASTE", ("FORT", "MOYEN", "FAIBLE", "MINIMUM")),
-    ("ÉCRAN INVERSÉ", ("NON", "OUI")),
+    ("ÉCRAN PIVOTÉ", ("NON", "OUI")),
     ("AIDES", ("NON", "OUI")),
     ("VEILLE", ("2 MIN", "5 MIN", "10 MIN", "1 MIN", "JAMAIS")),
-    ("HANDICAP", ("B+8", "B+6", "B+4", "B+2", "ÉGAL", "A+2", "A+4", "A+6", "A+8")),
+    ("HANDICAP", ("B+8", "B+6", "B+4", "B+2", "AUCUN", "A+2", "A+4", "A+6", "A+8")),
     ("HANDICAP AUTO", ("NON", "OUI")),
     ("LANGUE", ("ENGLISH", "FRANÇAIS", "PORTUGUÊS")),
 )
 
 # STATISTIQUES.
 STATS = ("MATCHS", "PARTIES", "VICTOIRES A", "VICTOIRES B", "ÉGALITÉS", "PLUS RAPIDE",
-         "PLUS LONGUE", "POSE MOYENNE", "SÉRIE")
+         "PLUS LONGUE", "RÉFLEXE MOYEN", "SÉRIE")
 SECONDS = "%d,%d S"
 
 # AUTOTEST (pour qui monte la console).
@@ -61,8 +61,8 @@ SELFTEST_INFO = "I2C %02X %dK MÉM %s"
 NEAR = "PRÈS"
 FAR = "LOIN"
 KEY = "TOUCHE %d"
-DOWN = "APPUI"
-UP = "LÂCHÉ"
+DOWN = "APPUYÉE"  # une touche
+UP = "LÂCHÉE"
 
 # L'écran d'erreur.
 ERROR = ("OUPS - ARRÊT", "DÉTAILS : PORT SÉRIE", "TOUCHE : REDÉMARRER")

@@ -9,18 +9,18 @@ LOCKED = chr(ICON_LOCK) + " BLOQUEADO"
 FOUL = "FALTA"
 TOO_LATE = "TARDE DEMAIS"
 NO_MATCH = "SEM PAR"
-NEXT = "TECLA:SEGUE"
+NEXT = "TECLA:SEGUIR"
 TO_MENU = "TECLA:MENU"
 JOINED = "B ENTROU"
 KEYS_LOST = "TECLAS: ERRO"
-KEY_UNKNOWN = "TECLA ?"
+KEY_UNKNOWN = "TECLA?"
 KEY_HELD = "TECLA PRESA"
 
 # No fim de um jogo, sobre a fileira de cada jogador (10 caracteres).
 YOU_WIN = "VENCEU!"
 YOU_LOSE = "PERDEU"
 DRAW = "EMPATE"
-MATCH_WON = "CAMPEÃO!"
+MATCH_WON = "VITÓRIA!"
 MATCH_LOST = "DERROTA"
 
 # As páginas.
@@ -34,17 +34,17 @@ BACK = "MENU:VOLTAR"
 # AJUSTES, na ordem de firmware/settings.py.
 FIELDS = (
     ("PARTIDA", ("1 JOGO", "2 VITÓRIAS", "3 VITÓRIAS", "4 VITÓRIAS", "5 VITÓRIAS")),
-    ("PILHAS", ("4 POR FILA", "3 POR FILA")),
-    ("BLOQUEIO", ("400 MS", "200 MS", "800 MS", "NÃO")),
+    ("PILHAS", ("4 POR FILEIRA", "3 POR FILEIRA")),
+    ("PUNIÇÃO", ("400 MS", "200 MS", "800 MS", "NENHUMA")),
     ("PAR POR", ("VALOR", "NAIPE", "VALOR/NAIPE")),
-    ("DUPLAS", ("NÃO", "SIM")),
+    ("PAR NA PILHA", ("NÃO", "SIM")),
     ("IMPASSE", ("EMPATE", "MENOS VENCE")),
     ("CPU", ("INICIANTE", "CASUAL", "RÁPIDO", "ÁGIL", "RELÂMPAGO")),
     ("SOM", ("SIM", "NÃO")),
     ("CONTRASTE", ("ALTO", "MÉDIO", "BAIXO", "MÍNIMO")),
     ("GIRAR TELA", ("NÃO", "SIM")),
     ("DICAS", ("NÃO", "SIM")),
-    ("DORMIR", ("2 MIN", "5 MIN", "10 MIN", "1 MIN", "NUNCA")),
+    ("REPOUSO", ("2 MIN", "5 MIN", "10 MIN", "1 MIN", "NUNCA")),
     ("HANDICAP", ("B+8", "B+6", "B+4", "B+2", "IGUAL", "A+2", "A+4", "A+6", "A+8")),
     ("HANDICAP AUTO", ("NÃO", "SIM")),
     ("IDIOMA", ("ENGLISH", "FRANÇAIS", "PORTUGUÊS")),
@@ -61,7 +61,7 @@ SELFTEST_INFO = "I2C %02X %dK MEM %s"
 NEAR = "PERTO"
 FAR = "LONGE"
 KEY = "TECLA %d"
-DOWN = "APERTA"
+DOWN = "APERTADA"  # uma tecla
 UP = "SOLTA"
 
 # A tela de erro.

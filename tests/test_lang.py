@@ -1,12 +1,17 @@
-"""The handheld's languages: every language has every word, in the same shape, and every
-string fits where it is drawn and has a glyph for each of its characters."""
+"""The handheld's languages: every language has every word, in the same shape, every
+string fits where it is drawn and has a glyph for each of its characters, and what the
+words teach, read off the glass, is the game docs/RULES.md describes."""
 import importlib
+import os
+import re
 
 import pytest
 
 from firmware import crash, glyphs, lang, lang_en, settings as settings_mod
 from firmware.menu import ROWS, hint
 from firmware.ui import LINE_CHARS
+from handheld import BOOTED, Hand
+from tools import glass
 
 LANGUAGES = {code: importlib.import_module("firmware.lang_" + code) for code in lang.CODES}
 HOWTO = {LANGUAGES[code].NAME: importlib.import_module("firmware.howto_" + code)
@@ -122,12 +127,15 @@ def test_how_to_play_has_four_lines_under_each_picture_in_every_language(code):
     assert all(len(page) == 4 and all(isinstance(t, str) for t in page) for page in pages)
 
 
-def test_docs_rules_and_the_handheld_teach_the_same_game():
-    import os
-    import re
-    from firmware import howto_en
+def _rules_doc():
+    """docs/RULES.md."""
     with open(os.path.join(os.path.dirname(__file__), "..", "docs", "RULES.md")) as f:
-        rules = f.read()
+        return f.read()
+
+
+def test_docs_rules_and_the_handheld_teach_the_same_game():
+    from firmware import howto_en
+    rules = _rules_doc()
     section = rules[rules.index("## How the handheld teaches it"):]
     section = re.sub(r"\s+", " ", section[:section.index("\n## ", 10)])
     for page in howto_en.PAGES:
@@ -163,3 +171,120 @@ def test_only_the_chosen_language_is_imported():
     assert "firmware.lang_fr" not in sys.modules and lang.words.NAME == "PORTUGUÊS"
     lang.use("xx")  # not a language: English
     assert lang.words.NAME == "ENGLISH"
+
+
+# ---- what the words teach, read off the glass ----
+
+def _how_to_play(code):
+    """HOW TO PLAY's pages in a language, as a player reads them off the glass: the four
+    lines of words under each picture, joined into one string a page."""
+    h = Hand(lang=code)
+    h.run_until(BOOTED)
+    h.taps("A0", "A0", "A3")  # UP twice from 2 PLAYERS: HOW TO PLAY; RIGHT opens it
+    assert h.screen == "howto"
+    pages = int(re.search(r"\d+/(\d+)", h.lines[7]).group(1))  # the foot: "1/5"
+    words = []
+    for _ in range(pages):
+        words.append(" ".join(h.text(row) for row in range(3, 7)))
+        h.tap("A1")  # DOWN: the next page
+    return words
+
+
+# The pages that teach a pending pile (page 3: one 5 covered, the other still underlined)
+# and the stall and the foul (page 4: nothing to cover). The other 5 matches nothing any
+# more, yet it can still be covered; so play stops only when nothing can be covered, and
+# a foul is a press on a pile that cannot be covered, not merely one that matches nothing.
+TEACHES = {
+    "en": {"pending": "THE OTHER 5 CAN STILL BE COVERED",
+           "stall": "NOTHING TO COVER? PLAY STOPS",
+           "foul": "A PRESS ON A PILE YOU CAN'T COVER: FOUL",
+           "wrong": ("STILL MATCHES", "NO PAIR LEFT", "MATCHES NOTHING: FOUL")},
+    "fr": {"pending": "L'AUTRE 5 RESTE JOUABLE",
+           "stall": "PLUS RIEN \u00c0 COUVRIR ? ARR\u00caT",
+           "foul": "APPUI SUR UNE PILE NON JOUABLE : FAUTE !",
+           "wrong": ("PLUS AUCUNE PAIRE", "SANS PAIRE: FAUTE")},
+    "pt": {"pending": "A OUTRA PILHA AINDA VALE",
+           "stall": "NADA A COBRIR? O JOGO PARA",
+           "foul": "APERTAR UMA PILHA QUE N\u00c3O VALE \u00c9 FALTA!",
+           "wrong": ("AINDA FAZ PAR", "SEM PAR NA MESA", "PILHA SEM PAR \u00c9 FALTA")},
+}
+
+
+@pytest.mark.parametrize("code", lang.CODES)
+def test_how_to_play_says_a_pending_pile_can_still_be_covered_and_what_a_foul_is(code):
+    pages = _how_to_play(code)
+    says = TEACHES[code]
+    assert says["pending"] in pages[2], pages[2]
+    assert says["stall"] in pages[3] and says["foul"] in pages[3], pages[3]
+    for wrong in says["wrong"]:
+        assert not [page for page in pages if wrong in page], wrong
+
+
+def test_docs_rules_says_a_foul_is_a_press_on_a_pile_that_cannot_be_covered():
+    rules = re.sub(r"\s+", " ", _rules_doc())
+    assert "matches nothing is a foul" not in rules
+    assert "If nothing matches any more, play stops" not in rules
+    assert "cannot be covered is a foul" in rules
+
+
+def test_docs_rules_section_12_names_every_departure_from_the_printed_game():
+    rules = _rules_doc()
+    section = re.sub(r"\s+", " ", rules[rules.index("## 12."):])
+    for named in ("HANDICAP", "DOUBLES", "DECLARE DRAW", "repeated block",
+                  "10 dead deals in a row"):
+        assert named in section, named
+    assert "end a game only by a finish or a deadlock" not in section
+
+
+def _settings_page(code):
+    """Every line the SETTINGS page shows in a language, as each setting is stepped through
+    all its choices (RIGHT) and so back to its own: the chosen line, as read off the glass."""
+    h = Hand(lang=code)
+    h.run_until(BOOTED)
+    h.taps("A1", "A1", "A1", "A3")  # DOWN three times: SETTINGS; RIGHT opens it
+    assert h.screen == "settings"
+    shown = []
+    for _key, choices, _default in settings_mod.FIELDS:
+        for _ in choices:
+            lines = h.lines + glass.page(glass.turned(h.glass))  # FLIP SCREEN ON turns it
+            shown += [line[1:].strip() for line in lines[1:] if line.startswith("\u2192")][:1]
+            h.tap("A3")  # RIGHT: the next choice
+        h.tap("A1")  # DOWN: the next setting
+    assert len(shown) == sum(len(choices) for _key, choices, _ in settings_mod.FIELDS)
+    return shown
+
+
+# Words a native reader takes for something else, with what they were meant to say.
+# None may be shown on the settings page or in HOW TO PLAY.
+MISREAD = {
+    "fr": {"MANCHE": "a game (PARTIE everywhere else)",
+           "MANCHES": "first to N wins, read as a match of N games",
+           "RANG": "a row, where RANG is a card's rank",
+           "BLOCAGE": "the foul's lockout, where BLOCAGE is the stall",
+           "INVERS\u00c9": "the screen turned round, read as inverted colours"},
+    "pt": {"DUPLAS": "a pair on one pile, read as teams of two",
+           "BLOQUEIO": "the foul's lockout, read as the stall (BLOQUEADOS)",
+           "FILA": "a row (FILEIRA), read as a queue"},
+}
+
+
+@pytest.mark.parametrize("code", sorted(MISREAD))
+def test_settings_and_how_to_play_say_what_a_native_reader_understands(code):
+    shown = _settings_page(code) + _how_to_play(code)
+    misread = [(word, MISREAD[code][word], line) for line in shown
+               for word in re.findall(r"[^\W\d_]+", line) if word in MISREAD[code]]
+    assert not misread, misread
+
+
+def test_french_sets_a_space_before_a_colon_or_a_mark_where_there_is_room():
+    """A 12-character info-line message and a page's foot (TOUCHE:SUITE, MENU:RETOUR) have
+    no room for it; every page of words and every banner has."""
+    w = LANGUAGES["fr"]
+    texts = [line for page in HOWTO[w.NAME].PAGES for line in page]
+    texts += [w.YOU_WIN, w.YOU_LOSE, w.DRAW, w.MATCH_WON, w.MATCH_LOST] + list(w.ERROR)
+    assert [t for t in texts if re.search(r"[^ ][:!?]", t)] == []
+
+
+def test_portuguese_sets_no_space_before_a_colon_or_a_mark():
+    texts = [text for _where, text, _width in _strings(LANGUAGES["pt"])]
+    assert [t for t in texts if re.search(r" [:!?]", t)] == []
