@@ -204,7 +204,7 @@ class Hand:
         """The page a frame shows facing A, by its title (or its foot, for HOW TO PLAY)."""
         w = lang.words
         lines = glass.page(frame)
-        title = lines[0].strip()
+        title = lines[0].rstrip(glass.ICONS[glass.glyphs.ICON_UP]).strip()  # (scrolled)
         for name, words in (("menu", w.TITLE), ("settings", w.MAIN[3]),
                             ("statistics", w.MAIN[4]), ("pause", w.PAUSED),
                             ("selftest", w.SELFTEST)):

@@ -45,3 +45,11 @@ def test_a_page_turned_to_face_b_is_read_as_b_reads_it():
     h.run_until(BOOTED)
     h.tap("B1")  # B's DOWN
     assert h.faces == B and h.screen == "menu" and h.lines[2] == "\u2192VS COMPUTER"
+
+
+def test_a_scrolled_page_is_still_named_by_its_title():
+    h = Hand()
+    h.run_until(BOOTED)
+    h.choose("SETTINGS")
+    h.to("LANGUAGE")  # far down: the title line shows the arrow for more above
+    assert h.lines[0].endswith("\u2191") and h.screen == "settings"
