@@ -50,12 +50,16 @@ class Menus:
         self.group = self.page.group
         self.which = MAIN
         self.chosen = 0
+        self.main_item = 0  # the main menu's item chosen when it was left
         self.dirty_settings = False
 
     def open(self, which: int) -> None:
-        """Show a page with its first item chosen."""
+        """Show a page: the main menu with the item it was left on chosen, any other page
+        with its first."""
+        if self.which == MAIN:
+            self.main_item = self.chosen
         self.which = which
-        self.chosen = 0
+        self.chosen = self.main_item if which == MAIN else 0
         self.draw()
 
     def draw(self) -> None:

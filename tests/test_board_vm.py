@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from tools import boardvm, soak
+from tools import boardvm, glass, soak
 from tests.test_micropython import NAMES
 
 MISSING = boardvm.missing()
@@ -104,6 +104,10 @@ def test_the_soak_runs_30_minutes_through_every_path(soaked):
     for name in ("menu", "settings", "statistics", "selftest", "deal", "pause", "error",
                  "woken"):
         assert name in r.shots, name
+    for name, title in (("menu", "CALIFORNIA SPEED"), ("settings", "SETTINGS"),
+                        ("statistics", "STATISTICS"), ("pause", "PAUSED")):
+        assert glass.page(r.shots[name])[0].strip(" \u2191") == title, (name, r.shots[name])
+    assert glass.piles_per_row(r.shots["deal"]) == 4
 
 
 def test_the_firmware_plays_the_soak_in_80_kb_of_heap_from_mpy(soaked, bench_bytes):

@@ -89,3 +89,31 @@ def test_quick_repeated_taps_in_the_terminal_all_count():
     h.run(500)
     _typed(h, taps, " ", " ")  # MENU twice, quickly: the match pauses
     assert h.screen == "pause"
+
+
+def _chosen(h):
+    """The main menu's item the arrow is on."""
+    assert h.screen == "menu", h.screen
+    return [line[1:].split("  ")[0] for line in h.lines if line.startswith("\u2192")][0]
+
+
+@pytest.mark.parametrize("item", ["SETTINGS", "STATISTICS", "HOW TO PLAY", "SELF TEST"])
+def test_the_main_menu_comes_back_to_the_item_left(item):
+    h = Hand()
+    h.run_until(BOOTED)
+    h.choose(item)
+    if item == "SELF TEST":
+        h.hold("MENU", 1700)  # hold MENU to leave it
+    else:
+        h.tap("MENU")
+    assert _chosen(h) == item
+
+
+def test_the_main_menu_comes_back_to_the_match_kind_left():
+    h = Hand()
+    h.run_until(BOOTED)
+    h.choose("VS COMPUTER")
+    assert h.screen == "play"
+    h.hold("MENU", 700)  # pause
+    h.choose("QUIT MATCH")
+    assert _chosen(h) == "VS COMPUTER"

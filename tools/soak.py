@@ -93,8 +93,8 @@ def settings_tour(s):
         s.taps(RIGHT, n)  # through every value and back to where it was
         s.tap(DOWN)
     s.shot("settings")
-    s.tap("MENU")  # back to the main menu, saved
-    s.taps(DOWN, 4)
+    s.tap("MENU")  # back to the main menu (on SETTINGS, the item left), saved
+    s.tap(DOWN)
     s.tap(RIGHT)  # STATISTICS
     s.shot("statistics")
     s.tap("MENU")
@@ -107,7 +107,8 @@ def set_quick_matches(s):
     s.taps(LEFT, 1)  # MATCH: FIRST TO 2 -> 1 GAME
     s.taps(DOWN, 3)
     s.taps(RIGHT, 2)  # MATCH BY: RANK -> RANK/SUIT
-    s.tap("MENU")
+    s.tap("MENU")  # back, on SETTINGS
+    s.taps(UP, 3)  # 2 PLAYERS
 
 
 def tour(seed=1):
@@ -117,7 +118,7 @@ def tour(seed=1):
     s = Script(1000)
     s.shot("menu")
     settings_tour(s)
-    s.taps(DOWN, 2)  # CPU LEVEL
+    s.taps(UP, 2)  # from STATISTICS, the item left, to CPU LEVEL
     s.tap(RIGHT)
     s.tap(LEFT)
     s.taps(DOWN, 3)
