@@ -251,6 +251,15 @@ def frame_from_pages(pages):
     return bytes(out)
 
 
+def board_path(bench):
+    """The VM's module path: the stand-ins, then the drive as the board has it ('' and
+    lib, the VM running in the tree). A module's file name is kept in the heap, so the
+    tree is found by relative names, as short as the board's ("firmware/app.mpy", not
+    the temporary folder's full path: that would cost the heap a few hundred bytes more
+    for every extra ten characters of it)."""
+    return ":".join([bench, "", "lib"])
+
+
 def run(tree, *, script="", heap="120K", stop_at=-1, seed=1, pass_ms=3, display=True,
         probe=False, timeout=900, bench=None, max_boots=200):
     """Boot tree/code.py in CircuitPython's VM with the stand-ins, again after every reset
@@ -269,14 +278,13 @@ def run(tree, *, script="", heap="120K", stop_at=-1, seed=1, pass_ms=3, display=
         os.makedirs(out_dir)
         with open(script_path, "w") as f:
             f.write(script)
-        env = dict(os.environ)
-        env["MICROPYPATH"] = ":".join([bench, tree, os.path.join(tree, "lib")])
+        env = dict(os.environ, MICROPYPATH=board_path(bench))
         argv = [vm, "-X", "heapsize=" + heap, os.path.join(bench, "vmboot.py"),
                 "tree=" + tree, "state=" + state_path, "out=" + out_dir, "script=" + script_path,
                 "stop_at=%d" % stop_at, "seed=%d" % seed, "pass_ms=%d" % pass_ms,
                 "display=%d" % display, "probe=%d" % probe]
         for _ in range(max_boots):
-            p = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tmp,
+            p = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tree,
                                timeout=timeout)
             outputs.append(p.stdout + p.stderr)
             code = p.returncode
@@ -298,11 +306,11 @@ def probe(tree, heap="256K"):
         bench = bench_dir(os.path.join(tmp, "bench"))
         shutil.copy(os.path.join(STANDINS, "vmprobe.py"), os.path.join(bench, "vmprobe.py"))
         os.makedirs(os.path.join(tmp, "out"))
-        env = dict(os.environ, MICROPYPATH=":".join([bench, tree, os.path.join(tree, "lib")]))
+        env = dict(os.environ, MICROPYPATH=board_path(bench))
         p = subprocess.run([interpreter(), "-X", "heapsize=" + heap,
                             os.path.join(bench, "vmprobe.py"), "tree=" + tree,
                             "out=" + os.path.join(tmp, "out")],
-                           capture_output=True, text=True, env=env, cwd=tmp, timeout=600)
+                           capture_output=True, text=True, env=env, cwd=tree, timeout=600)
     rows = [ln.split(" ", 1)[1].rsplit(" ", 1) for ln in p.stdout.splitlines()
             if ln.startswith("PROBE ")]
     if not rows or rows[-1][0] != "done":
