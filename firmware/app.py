@@ -134,7 +134,7 @@ class App:
         self.apply_settings()
         self.keys.reset()  # keys held at power-up report as pressed: MENU opens the self-test
         self._menu()
-        hw.console("ready: %d bytes free" % _free())
+        hw.console("ready: " + _free())
 
     # ---- the main loop ----
 
@@ -329,7 +329,7 @@ class App:
         """From the main menu: two players (level -1) or A against the computer."""
         self.tidy()
         seed = self._seed()
-        self.hw.console("match: seed %d (make play --seed %d deals it again), %d bytes free"
+        self.hw.console("match: seed %d (make play --seed %d deals it again), %s"
                         % (seed, seed, _free()))
         now = self.hw.ticks_ms()
         self.match.begin(self.rules, seed, now, level, self.decks)
@@ -498,7 +498,7 @@ class App:
     def save_stats(self) -> None:
         """At the end of a game: save the statistics (an entry, or a new base when the game
         set a record)."""
-        self.hw.console("game over: %d bytes free" % _free())
+        self.hw.console("game over: " + _free())
         stats, log = self.stats, self.log
         try:
             if log.get(STATS_KIND) is None or stats.new_record or self.unsaved & 1 << STATS_KIND:
@@ -536,9 +536,11 @@ class App:
         return self.seed if self.seed is not None else self.hw.random_seed()
 
 
-def _free() -> int:
-    """gc.mem_free() on the board; -1 where there is none (CPython)."""
-    return gc.mem_free() if hasattr(gc, "mem_free") else -1
+def _free() -> str:
+    """How much heap is free: gc.mem_free() on the board; CPython has no such count."""
+    if hasattr(gc, "mem_free"):
+        return "%d bytes free" % gc.mem_free()
+    return "free memory not measured here"
 
 
 def _selftest() -> "types.ModuleType":

@@ -120,8 +120,12 @@ def test_a_terminal_too_small_for_the_glass_says_how_big_to_make_it():
     hw = virtual.init(seed=1)
     small = Screen(12, 40)
     play._draw(small, hw, True, [])
-    said = "".join(small.text)
+    said = " ".join(small.text)
     assert "make the window at least 66x19 (it is 40x12)" in said
+    narrow = Screen(10, 30)  # the words wrap between words, never inside a number
+    play._draw(narrow, hw, True, [])
+    assert all(len(line) < 30 for line in narrow.text), narrow.text
+    assert "66x19" in " ".join(narrow.text).split() and "30x10);" in " ".join(narrow.text)
     big = Screen(24, 80)
     play._draw(big, hw, True, [])
     assert "make the window" not in "".join(big.text)
@@ -383,3 +387,40 @@ def test_a_png_that_is_a_folder_is_refused_before_the_run(tmp_path):
     script.write_text("100 A0 tap\n")
     _one_line_error(_play("--script", str(script), "--png", str(tmp_path)), "--png",
                     "is a folder")
+
+
+def test_the_readmes_headless_example_makes_the_screenshot_beside_it(tmp_path):
+    import re
+    import shlex
+    with open(os.path.join(ROOT, "README.md")) as f:
+        readme = f.read()
+    section = readme[readme.index("## Scripts, screenshots"):]
+    args = shlex.split(re.search(r'^make play ARGS="(.*)"$', section, re.M).group(1))
+    png = tmp_path / "out.png"
+    args[args.index("--png") + 1] = str(png)
+    r = _play(*args)
+    assert r.returncode == 0, r.stderr
+    made = Image.open(png).convert("L").tobytes()
+    committed = Image.open(os.path.join(ROOT, "docs", "screenshot.png")).convert("L").tobytes()
+    assert made == committed, "the README's example does not make docs/screenshot.png"
+
+
+def test_a_key_number_that_is_no_key_is_named_with_its_line(tmp_path):
+    script = tmp_path / "keys.txt"
+    script.write_text("100 A0 tap\n200 99 tap\n")
+    _one_line_error(_play("--script", str(script)), "line 2", "key 99 is not a key")
+
+
+def test_a_script_saved_with_a_byte_order_mark_runs(tmp_path):
+    script = tmp_path / "keys.txt"
+    script.write_bytes(b"\xef\xbb\xbf400 A3 tap\n700 A0 tap\n")  # as some editors save it
+    r = _play("--script", str(script), "--decks", scenes.DECKS)
+    assert r.returncode == 0, r.stderr
+    assert "2 handled" in r.stdout
+
+
+def test_the_desktop_says_free_memory_is_not_measured_rather_than_a_number():
+    r = _play("--script", os.devnull)
+    assert r.returncode == 0, r.stderr
+    ready = [line for line in r.stdout.splitlines() if "ready" in line]
+    assert ready == ["console: ready: free memory not measured here"], r.stdout

@@ -143,13 +143,14 @@ def run(script="", *, settings=None, display=True, after_ms=500, boot_ms=20000,
     full frame); returns a ChipRun. usb=False runs it with no USB host (on batteries): the
     console is then not heard."""
     from hardware.virtual.keypad import load_script
+    from hardware.keymap import KEY_COUNT
     from tools.play import KEY_NAMES
     problem = missing()
     if problem:
         raise boardvm.ToolchainError(problem)
     _npm_ready()
     uf2, rom = toolchain()
-    events = load_script(script, KEY_NAMES, MAX_MS)
+    events = load_script(script, KEY_NAMES, MAX_MS, KEY_COUNT)
     with tempfile.TemporaryDirectory() as tmp:
         image, values = build_image(work or tmp, settings, change_tree)
         keys = [int(p[2:]) for p in config.key_pins(values)]
@@ -340,12 +341,13 @@ def desktop_run(script, seed, checkpoints, hz=None):
     app started; the I2C bytes it sent after its first frame, up to the last)."""
     from firmware.app import App
     from hardware import virtual
+    from hardware.keymap import KEY_COUNT
     from hardware.virtual.keypad import load_script
     from tools.play import KEY_NAMES
     hw = virtual.init(seed=seed, start_ms=virtual.BOOT_TICKS,
                       settings={"CS_I2C_HZ": hz} if hz else None)
     app = App(hw)
-    hw.buttons.schedule(load_script(script, KEY_NAMES, MAX_MS), offset_ms=hw.ms(0))
+    hw.buttons.schedule(load_script(script, KEY_NAMES, MAX_MS, KEY_COUNT), offset_ms=hw.ms(0))
     app.step()
     first = hw.bus.bytes_sent
     frames = []

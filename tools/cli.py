@@ -40,6 +40,8 @@ def read_text(path):
             data = f.read()
     except OSError as e:
         return None, "cannot read %s: %s" % (path, e.strerror or e)
+    if data.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark, as some editors save
+        data = data[3:]
     try:
         return data.decode("utf-8"), ""
     except UnicodeDecodeError as e:

@@ -135,7 +135,7 @@ def run_script(text, *, seed=1, rules=None, settings=None, after_ms=500, start_m
     from hardware.virtual.keypad import load_script
     from firmware.app import App
     from engine.ticks import ticks_diff
-    events = load_script(text, KEY_NAMES, MAX_MS)
+    events = load_script(text, KEY_NAMES, MAX_MS, keymap.KEY_COUNT)
     hw = virtual.init(seed=seed, settings=settings, nvm_path=nvm_path or None,
                       start_ms=virtual.BOOT_TICKS if start_ms is None else start_ms)
     app = App(hw, rules, decks=decks, language=language)
@@ -297,11 +297,13 @@ def _draw(stdscr, hw, braille, help_lines):
     rows, cols = stdscr.getmaxyx()
     need_w, need_h = width + 2, len(lines) + 3  # the glass, its frame and the status line
     if cols < need_w or rows < need_h:
+        import textwrap
         words = ("make the window at least %dx%d (it is %dx%d); Esc quits"
                  % (need_w, need_h, cols, rows))
-        for y in range(min(rows, len(words) // max(cols - 1, 1) + 1)):
+        lines = textwrap.wrap(words, max(cols - 1, 1), break_long_words=False)
+        for y, line in enumerate(lines[:rows]):
             try:
-                stdscr.addstr(y, 0, words[y * (cols - 1):(y + 1) * (cols - 1)])
+                stdscr.addstr(y, 0, line[:max(cols - 1, 1)])
             except curses.error:
                 pass
         stdscr.refresh()

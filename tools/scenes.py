@@ -103,8 +103,9 @@ def event_span(name, key_ms):
     from hardware import virtual
     from hardware.virtual.keypad import load_script
     from firmware.app import App
+    from hardware.keymap import KEY_COUNT
     from tools.play import KEY_NAMES
-    events = load_script(script, KEY_NAMES)
+    events = load_script(script, KEY_NAMES, key_count=KEY_COUNT)
     opts = {k: v for k, v in options.items() if k != "after"}
     hw = virtual.init(seed=1)
     app = App(hw, Rules(**opts), decks=parse_decks(decks))

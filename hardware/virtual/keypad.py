@@ -379,14 +379,14 @@ class Buttons:
 _NUMBER = re.compile(r"[0-9]+\Z")
 
 
-def load_script(text, names=None, max_ms=1 << 27):
+def load_script(text, names=None, max_ms=1 << 27, key_count=None):
     """Parse a key script into a list of (ms, key, down) in script order.
 
     One event a line: `<ms> <key> down|up` or `<ms> <key> tap [hold_ms]` (a tap is a
     down at ms and an up at ms + hold_ms, default 80). `#` starts a comment; blank
-    lines are skipped. <key> is a key number or a name in `names` ({"MENU": 16}).
-    Times and holds are at most max_ms. Raises ValueError naming the line number and
-    the reason."""
+    lines are skipped. <key> is a key number (below key_count, when given) or a name in
+    `names` ({"MENU": 16}). Times and holds are at most max_ms. Raises ValueError naming
+    the line number and the reason."""
     out = []
     for number, line in enumerate(text.splitlines(), 1):
         words = line.split("#", 1)[0].split()
@@ -403,6 +403,8 @@ def load_script(text, names=None, max_ms=1 << 27):
             raise bad("time %r is not a whole number of ms" % ms)
         if _NUMBER.match(key):
             key = int(key)
+            if key_count is not None and key >= key_count:
+                raise bad("key %d is not a key (the keys are 0..%d)" % (key, key_count - 1))
         elif names is None:
             raise bad("key %r is not a number (no key names given)" % key)
         elif key in names:
