@@ -266,3 +266,40 @@ def test_deploy_replaces_its_own_py_with_mpy_and_leaves_someone_elses(tmp_path, 
     assert "removed engine/game.py" in out
     assert (drive / "firmware" / "menu.py").exists()  # changed on the board: kept, and said
     assert "firmware/menu.py shadows firmware/menu.mpy" in out
+
+
+def test_a_save_the_boards_nvm_refuses_is_said_and_play_goes_on(tree):
+    # CircuitPython raises RuntimeError("Unable to write to nvm.") when its flash write
+    # fails: the handheld says so and plays on, and the next save that lands keeps it all.
+    s = soak.Script(1000)
+    s.taps(soak.DOWN, 3)
+    s.tap(soak.RIGHT)  # SETTINGS
+    s.tap(soak.DOWN)
+    s.tap(soak.RIGHT)  # PILES: 3 A ROW
+    s.at(s.t, "nvm fail")
+    s.tap("MENU")  # back: the save is refused
+    s.shot("refused")
+    s.at(s.t, "nvm ok")
+    s.tap(soak.RIGHT)  # SETTINGS again (the menu came back to it)
+    s.taps(soak.DOWN, 7)
+    s.tap(soak.RIGHT)  # SOUND: OFF
+    s.tap("MENU")  # this save lands
+    s.power()
+    s.taps(soak.DOWN, 3)
+    s.tap(soak.RIGHT)
+    s.tap(soak.DOWN)
+    s.shot("piles")
+    s.taps(soak.DOWN, 6)
+    s.shot("sound")
+    s.end()
+    r = boardvm.run(tree, script=s.text(), heap="256K", timeout=120)
+    assert r.done and not r.exceptions and not r.said("died"), r.output[-2000:]
+    refused = [ln for ln in r.console() if "not saved" in ln]
+    assert refused == ["nvm: not saved (RuntimeError('Unable to write to nvm.',)); kept "
+                       "until the next save"], r.console()
+    assert glass.page(r.shots["refused"])[0].strip() == "CALIFORNIA SPEED"
+
+    def chosen(shot):
+        return [ln[1:].split() for ln in glass.page(r.shots[shot]) if ln.startswith("\u2192")]
+    assert chosen("piles") == [["PILES", "3", "A", "ROW"]]  # both changes were kept
+    assert chosen("sound") == [["SOUND", "OFF"]]

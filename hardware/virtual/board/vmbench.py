@@ -16,6 +16,8 @@ The key script is read as it is needed (a line at a time, so a long soak costs n
     <wall ms> shot <name>     print the glass as it is then (after that pass)
     <wall ms> fault           the next read of the key queue raises RuntimeError
     <wall ms> power           switch off and on again (a hard reset; held buttons stay held)
+    <wall ms> nvm fail|ok     from now the nvm refuses every write, as CircuitPython does
+                              when its flash write fails (RuntimeError), or takes them again
     <wall ms> end             stop the run (raises Stop out of the firmware)
 """
 import gc
@@ -195,6 +197,8 @@ def _commands():
         elif what == "power":
             _read_next()
             reset("power cycle")
+        elif what == "nvm":
+            _nvm_refuses[0] = _next[2] == "fail"
         elif what == "end":
             raise Stop("end of script")
         else:  # a typo in a script would otherwise run on for ever
@@ -416,9 +420,14 @@ def shot(name):
 
 # ---- the nvm flash ----
 
+_nvm_refuses = [False]  # the script's "nvm fail": writes raise, nothing is written
+
+
 def flash_write(start, data):
     """Program bytes; a write over anything but 0xFF erases the 4 KB sector first."""
     global flash_writes, flash_erases
+    if _nvm_refuses[0]:
+        raise RuntimeError("Unable to write to nvm.")  # (shared-bindings/nvm/ByteArray.c)
     flash_writes += 1
     for i in range(len(data)):
         if flash[start + i] != 0xFF:
