@@ -109,6 +109,7 @@ class Game:
         self.ended_at = 0
         self._now = 0  # the latest time the game has seen
         self._aged_at = 0  # when the stamps were last aged
+        self._age_left = _AGE_MS  # ms the clock can go on from _now before they are due
         self.restamps = 0  # times the stamps moved (the clock went back, or they were aged)
         self.covers = 0  # per game
         self.fouls = 0
@@ -268,9 +269,12 @@ class Game:
         """Fire due timers: stall -> collect -> redeal; finish -> game over. DEALT, ENDED or IGNORED."""
         if not valid_ticks(now):
             return INVALID
-        r = self._advance(self._time(now, False))
+        now = self._time(now, False)
+        if self.phase != STALL and self.phase != FINISH:
+            return IGNORED  # no timer runs
+        r = self._advance(now)
         if r != IGNORED:
-            self._now = now
+            self._time(now)  # seen: the game's time is now
         return r
 
     def press(self, player: int, pile: int, now: int) -> int:
@@ -278,7 +282,9 @@ class Game:
         if (player != A and player != B) or type(player) is not int \
                 or not self._is_pile(pile) or not valid_ticks(now):
             return INVALID
-        self._advance(self._time(now))
+        now = self._time(now)
+        if self.phase == STALL or self.phase == FINISH:
+            self._advance(now)
         if pile == self._last_pile and now == self._last_at and player != self._last_player \
                 and self._deck_len[player] > 0:
             # Both pressed this pile at the same instant: a coin decides whose card lies there.
@@ -314,8 +320,15 @@ class Game:
         than _OLD_MS are brought to that age (no rule window is near it), so ticks_diff,
         which spans 2**28 ms, compares right however long a game is left alone. A tick
         that changes nothing is not 'seen' (seen=False): the game's time is that of its
-        last change, so a record of the changes alone replays it exactly."""
+        last change, so a record of the changes alone replays it exactly. _age_left is
+        _AGE_MS less the age of _now since the last ageing: a clock that went on by less
+        than that needs no other look (the usual case, one ticks_diff)."""
         d = ticks_diff(now, self._now)
+        if 0 <= d < self._age_left:
+            if seen:
+                self._now = now
+                self._age_left -= d
+            return now
         if d < 0:
             self._restamp(d, -1)
         elif ticks_diff(now, self._aged_at) >= _AGE_MS:
@@ -324,6 +337,7 @@ class Game:
         elif not seen:
             return now
         self._now = now
+        self._age_left = _AGE_MS - ticks_diff(now, self._aged_at)
         return now
 
     def _restamp(self, d: int, oldest: int) -> None:
@@ -497,6 +511,7 @@ class Game:
         self.ended_at = now
         self._now = now
         self._aged_at = now
+        self._age_left = _AGE_MS
         self.games += 1
         self._deal(now)
         return DEALT
