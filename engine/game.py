@@ -279,8 +279,8 @@ class Game:
 
     def press(self, player: int, pile: int, now: int) -> int:
         """A player presses a pile: COVERED, FOUL, COLLISION, LOCKED, IGNORED or INVALID."""
-        if (player != A and player != B) or type(player) is not int \
-                or not self._is_pile(pile) or not valid_ticks(now):
+        if (player != A and player != B) or type(player) is not int or type(pile) is not int \
+                or not 0 <= pile < self.piles or not valid_ticks(now):
             return INVALID
         now = self._time(now)
         if self.phase == STALL or self.phase == FINISH:
@@ -376,9 +376,19 @@ class Game:
             if p != pile and keys[tops[p]] & old_key:
                 pending |= 1 << p
         self.pending_mask = pending
-        self._push_pile(pile, self._pop_deck(player))
+        # The top card of the player's deck onto the pile (_pop_deck, _push_pile and
+        # _touch, written out: a cover is the engine's busiest path).
+        head = self._deck_head[player]
+        card = self._decks[player * _CARDS + head]
+        self._deck_head[player] = (head + 1) % _CARDS
+        self._deck_len[player] -= 1
+        n = self._pile_len[pile]
+        self._piles[pile * _CARDS + n] = card
+        self._pile_len[pile] = n + 1
+        tops[pile] = card
         self._changed[pile] = now
-        self._touch(now)
+        self.version = (self.version + 1) & 0x3FFFFFFF
+        self.last_change = now
         self._refresh()
         self.covers += 1
         if self._deck_len[player] == 0:
