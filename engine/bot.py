@@ -124,24 +124,17 @@ class Bot:
             mask = ~mask & ((1 << n) - 1)  # the piles that match nothing
         if not mask:
             return -1
-        opp_lo = (1 - self.player) * (n // 2)
-        opp_hi = opp_lo + n // 2
-        best = -1
-        best_score = -1
+        half = n // 2
+        opp = ((1 << half) - 1) << ((1 - self.player) * half)  # the opponent's row
         start = self._rng.next15() % n  # break ties at random
+        # The best class of pile there is: pending in the opponent's row, pending, in the
+        # opponent's row, any; of those, the first from start on.
+        best = (mask & pending & opp) or (mask & pending) or (mask & opp) or mask
         for i in range(n):
             p = (start + i) % n
-            if not (mask >> p) & 1:
-                continue
-            score = 0
-            if (pending >> p) & 1:
-                score += 2
-            if opp_lo <= p < opp_hi:
-                score += 1
-            if score > best_score:
-                best_score = score
-                best = p
-        return best
+            if (best >> p) & 1:
+                return p
+        return -1
 
 
 def _earliest(a: int, b: int) -> int:
