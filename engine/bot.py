@@ -137,15 +137,6 @@ class Bot:
         return -1
 
 
-def _earliest(a: int, b: int) -> int:
-    """The earlier of two ticks times, where -1 means never."""
-    if a < 0:
-        return b
-    if b < 0 or ticks_diff(a, b) < 0:
-        return a
-    return b
-
-
 def play_out(game: "Game", a: Bot, b: Bot, limit_ms: int = 1800000) -> int:
     """Let bots a and b play a dealt game to its end on a clock that jumps from event to
     event; returns the end time, or -1 if the game is still going after limit_ms."""
@@ -162,9 +153,20 @@ def play_out(game: "Game", a: Bot, b: Bot, limit_ms: int = 1800000) -> int:
         step += 1
         if game.phase >= GAME_OVER:
             break
-        t = _earliest(_earliest(a.wake_at, b.wake_at), game.next_timer())
+        # The next event: the earlier bot's wake (B's on a tie), or the timer if it is not
+        # later; -1 means never.
+        t = a.wake_at
+        w = b.wake_at
+        if t < 0 or (w >= 0 and ticks_diff(t, w) >= 0):
+            t = w
+        w = game.next_timer() if game.phase != PLAY else -1
+        if t < 0 or (w >= 0 and ticks_diff(t, w) >= 0):
+            t = w
         if t < 0 or ticks_diff(t, start) > limit_ms:
             return -1
         now = t
-        game.tick(now)
+        # A tick at a time before the timer, inside the game's clock window (Game._time),
+        # changes nothing: it is left out.
+        if t == w or not 0 <= ticks_diff(t, game._now) < game._age_left:
+            game.tick(now)
     return game.ended_at
