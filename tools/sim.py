@@ -41,9 +41,11 @@ HANDICAP_LEVEL = LEVEL_NAMES.index("SHARP")  # both bots play it; the slower one
 
 def slowed(bot, ms):
     """The bot with every reaction (and every missed change) ms later: a reaction gap the
-    five levels do not have. Desktop only: it shifts the bot's table of delays."""
-    bot._delays = [d + ms for d in bot._delays]
-    bot._miss_ms += ms
+    five levels do not have. Desktop only: it shifts the bot's table of delays (a bot
+    slowed by 0 is left as it is)."""
+    if ms:
+        bot._delays = [d + ms for d in bot._delays]
+        bot._miss_ms += ms
     return bot
 
 
