@@ -376,8 +376,8 @@ class Game:
             if p != pile and keys[tops[p]] & old_key:
                 pending |= 1 << p
         self.pending_mask = pending
-        # The top card of the player's deck onto the pile (_pop_deck, _push_pile and
-        # _touch, written out: a cover is the engine's busiest path).
+        # The top card of the player's deck onto the pile, and the version bumped as
+        # _touch does, written out: a cover is the engine's busiest path.
         head = self._deck_head[player]
         card = self._decks[player * _CARDS + head]
         self._deck_head[player] = (head + 1) % _CARDS
@@ -530,20 +530,37 @@ class Game:
         """Each player puts their own row under their deck: leftmost pile first, bottom up."""
         n = self._n
         piles = self._piles
+        decks = self._decks
         for player in range(2):
+            deck = player * _CARDS
+            head = self._deck_head[player]
+            size = self._deck_len[player]
             for p in range(player * n, player * n + n):
                 base = p * _CARDS
                 for i in range(self._pile_len[p]):
-                    self._push_deck_bottom(player, piles[base + i])
+                    decks[deck + (head + size) % _CARDS] = piles[base + i]
+                    size += 1
                 self._pile_len[p] = 0
                 self._tops[p] = _NO_CARD
+            self._deck_len[player] = size
 
     def _deal(self, now: int) -> None:
         """Each player lays the top N cards of their deck on their own row, left to right."""
         n = self._n
+        piles = self._piles
+        decks = self._decks
         for player in range(2):
+            deck = player * _CARDS
+            head = self._deck_head[player]
             for p in range(player * n, player * n + n):
-                self._push_pile(p, self._pop_deck(player))
+                card = decks[deck + head]
+                head = (head + 1) % _CARDS
+                k = self._pile_len[p]
+                piles[p * _CARDS + k] = card
+                self._pile_len[p] = k + 1
+                self._tops[p] = card
+            self._deck_head[player] = head
+            self._deck_len[player] -= n
         for p in range(self.piles):
             self._changed[p] = now
         self._touch(now)
@@ -584,24 +601,6 @@ class Game:
                 if n >= 2 and piles[p * _CARDS + n - 1] % 13 == piles[p * _CARDS + n - 2] % 13:
                     mask |= 1 << p
         self.coverable_mask = mask
-
-    def _push_pile(self, pile: int, card: int) -> None:
-        n = self._pile_len[pile]
-        self._piles[pile * _CARDS + n] = card
-        self._pile_len[pile] = n + 1
-        self._tops[pile] = card
-
-    def _pop_deck(self, player: int) -> int:
-        head = self._deck_head[player]
-        card = self._decks[player * _CARDS + head]
-        self._deck_head[player] = (head + 1) % _CARDS
-        self._deck_len[player] -= 1
-        return card
-
-    def _push_deck_bottom(self, player: int, card: int) -> None:
-        i = (self._deck_head[player] + self._deck_len[player]) % _CARDS
-        self._decks[player * _CARDS + i] = card
-        self._deck_len[player] += 1
 
 
 def _moved(t: int, d: int, oldest: int) -> int:
