@@ -56,7 +56,7 @@ def test_the_same_seed_gives_the_same_csv(tmp_path):
 
 
 def test_bad_arguments_get_a_clear_usage_error(tmp_path):
-    for args, word in ((["--games", "0"], "at least 1"), (["--games", "x"], "whole number"),
+    for args, word in ((["--games", "0"], "must be 1.."), (["--games", "x"], "whole number"),
                        (["--levels", "FAST"], "levels are"), (["--variants", "tiny"], "variants are"),
                        (["--seed", "-1"], "--seed"), (["--frobnicate"], "unrecognized"),
                        (["--handicap-games", "-2"], "must be 0..")):
@@ -64,6 +64,18 @@ def test_bad_arguments_get_a_clear_usage_error(tmp_path):
         assert r.returncode == 2 and word in r.stderr, (args, r.stderr)
         lines = r.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("make sim: error:"), r.stderr
+
+
+def test_games_has_an_upper_bound(tmp_path):
+    # (--out cannot be made: a --games let through fails on it at once, instead of playing
+    # for years)
+    (tmp_path / "file").write_text("")
+    for games in ("10000001", "4" + "0" * 21):
+        r = _run("--games", games, "--out", str(tmp_path / "file" / "out"))
+        assert r.returncode == 2, r.stderr
+        assert r.stderr.strip().splitlines() == [
+            "make sim: error: argument --games: must be 1..10000000 games a pairing, not %s "
+            "(see --help)" % games], r.stderr
 
 
 def test_the_handicap_study_deals_the_faster_bot_more_cards_and_sums_up_the_csv(tmp_path):

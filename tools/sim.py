@@ -37,6 +37,7 @@ _GAME_LIMIT_MS = 30 * 60 * 1000  # a game still going after this is stopped, "un
 GAPS_MS = (25, 50, 100, 180, 300)  # the handicap study's reaction gaps
 HANDICAPS = (0, 2, 4, 6, 8)  # cards the faster bot is dealt over the slower
 HANDICAP_LEVEL = LEVEL_NAMES.index("SHARP")  # both bots play it; the slower one is slowed
+MAX_GAMES = 10 ** 7  # --games: games per pairing of levels (a year of one core, or so)
 
 
 def slowed(bot, ms):
@@ -358,21 +359,12 @@ def _variants(text):
     return names
 
 
-def _positive(text):
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("%r is not a whole number" % text)
-    if v < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return v
-
-
 def main(argv=None):
     from tools.cli import Parser, bounded
     ap = Parser(prog="make sim", description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=_positive, default=200,
-                    help="games per pairing of levels (variants get twice as many; default 200)")
+    ap.add_argument("--games", type=bounded(1, MAX_GAMES, " games a pairing"), default=200,
+                    help="games per pairing of levels (variants get twice as many; default "
+                         "200, at most {:,})".format(MAX_GAMES))
     ap.add_argument("--levels", type=_levels, default=list(range(len(LEVELS))),
                     help="comma-separated levels to pair (default all: %s)" % ",".join(LEVEL_NAMES))
     ap.add_argument("--variants", type=_variants, default=list(VARIANTS),
