@@ -59,6 +59,7 @@ def test_bad_arguments_get_a_clear_usage_error(tmp_path):
     for args, word in ((["--games", "0"], "must be 1.."), (["--games", "x"], "whole number"),
                        (["--levels", "FAST"], "levels are"), (["--variants", "tiny"], "variants are"),
                        (["--seed", "-1"], "--seed"), (["--frobnicate"], "unrecognized"),
+                       (["--seed", "600000000"], "--seed must be 0..536852711 for these 18200"),
                        (["--handicap-games", "-2"], "must be 0..")):
         r = _run(*args, "--out", str(tmp_path))
         assert r.returncode == 2 and word in r.stderr, (args, r.stderr)

@@ -18,6 +18,7 @@ import time
 
 from engine import Game, Rules, GAME_OVER, DRAW, SUIT, RANK_OR_SUIT, DEADLOCK_FEWER
 from engine.bot import Bot, LEVELS, play_out
+from engine.rng import SEED_MAX
 
 LEVEL_NAMES = [lv[0] for lv in LEVELS]
 VARIANTS = {
@@ -376,15 +377,17 @@ def main(argv=None):
     ap.add_argument("--out", default="sim-out", help="output directory (default sim-out)")
     ap.add_argument("--no-plots", action="store_true", help="CSV and summary only")
     args = ap.parse_args(argv)
-    if not 0 <= args.seed < 2 ** 30 - 10 ** 7:
-        ap.error("--seed must be 0..%d" % (2 ** 30 - 10 ** 7))
+    total = plan_size(args.games, args.levels, args.variants, args.handicap_games)
+    top = (SEED_MAX - 2) // 2 - (total - 1)  # the last game's bots: 2 * its seed + 1 and + 2
+    if not 0 <= args.seed <= top:
+        ap.error("--seed must be 0..%d for these %d games (the bots' seeds must stay "
+                 "below 2**30)" % (top, total))
     try:
         os.makedirs(args.out, exist_ok=True)
     except OSError as e:
         ap.error("cannot create --out %s: %s" % (args.out, e))
     csv_path = os.path.join(args.out, "games.csv")
     jobs = plan(args.games, args.levels, args.variants, args.seed, args.handicap_games)
-    total = plan_size(args.games, args.levels, args.variants, args.handicap_games)
     print("%d games -> %s" % (total, csv_path), file=sys.stderr)
     t0 = time.monotonic()
     interrupted = False
