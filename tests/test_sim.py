@@ -6,6 +6,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from tools import mpy, sim
 
 
@@ -53,6 +55,32 @@ def test_the_same_seed_gives_the_same_csv(tmp_path):
         assert _run("--games", "3", "--levels", "QUICK", "--variants", "suit", "--out",
                     str(tmp_path / d), "--no-plots", "--handicap-games", "2").returncode == 0
     assert (tmp_path / "a" / "games.csv").read_bytes() == (tmp_path / "b" / "games.csv").read_bytes()
+
+
+def test_one_process_or_two_write_the_same_rows_and_summary(tmp_path):
+    out = {}
+    for jobs in ("1", "2"):
+        d = tmp_path / jobs
+        r = _run("--games", "3", "--levels", "QUICK", "--variants", "suit", "--handicap-games",
+                 "2", "--no-plots", "--out", str(d), "--jobs", jobs)
+        assert r.returncode == 0, r.stderr
+        assert "games on %s process" % jobs in r.stderr
+        with open(d / "summary.json") as f:
+            summary = json.load(f)
+        del summary["games_per_second"]
+        out[jobs] = ((d / "games.csv").read_bytes(), summary, r.stdout.splitlines()[:-1])
+    assert out["1"] == out["2"]
+    assert len(sim.read_csv(tmp_path / "2" / "games.csv")) == 3 + 6 + 2 * 25
+
+
+def test_bad_jobs_get_a_clear_usage_error(tmp_path):
+    for jobs, word in (("0", "must be 1..256 processes, not 0"), ("-1", "must be 1..256"),
+                       ("x", "'x' is not a whole number"), ("100000", "must be 1..256")):
+        r = _run("--jobs", jobs, "--games", "1", "--out", str(tmp_path))
+        assert r.returncode == 2, (jobs, r.stderr)
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("make sim: error: argument --jobs: ") \
+            and word in lines[0], (jobs, r.stderr)
 
 
 def test_bad_arguments_get_a_clear_usage_error(tmp_path):
@@ -135,6 +163,32 @@ def test_an_interrupted_run_keeps_what_it_wrote(tmp_path):
     with open(tmp_path / "summary.json") as f:
         summary = json.load(f)
     assert summary["interrupted"] and summary["games"] == len(rows)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_keeps_the_rows_written_so_far_in_order_and_prints_no_traceback(tmp_path, jobs):
+    # Ctrl-C in a terminal: SIGINT to every process of the foreground group, the pool's
+    # workers too
+    p = subprocess.Popen([sys.executable, "-m", "tools.sim", "--games", "100000", "--out",
+                          str(tmp_path), "--no-plots", "--jobs", jobs], cwd=mpy.ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    csv_path = tmp_path / "games.csv"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and p.poll() is None:
+        if csv_path.exists() and csv_path.stat().st_size > 20000:
+            break
+        time.sleep(0.1)
+    os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    rows = sim.read_csv(csv_path)
+    assert len(rows) > 100
+    assert [r["seed"] for r in rows] == list(range(1, len(rows) + 1))  # plan order, no gap
+    with open(tmp_path / "summary.json") as f:
+        assert json.load(f)["games"] == len(rows)
 
 
 def test_the_simulator_plays_at_least_a_thousand_games_a_second_or_reports_it():
