@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tools import mpy, sim
+from tools import mpy, sim, simpair
 
 
 def _run(*args):
@@ -196,3 +196,66 @@ def test_the_simulator_plays_at_least_a_thousand_games_a_second_or_reports_it():
     # only checks that the measurement itself works.
     rate = sim.games_per_second(200)
     assert rate > 0
+
+
+def _simpair_trees():
+    out = subprocess.run(["git", "-C", mpy.ROOT, "worktree", "list", "--porcelain"],
+                         capture_output=True, text=True).stdout
+    return [line for line in out.splitlines() if "simpair-" in line]
+
+
+def _needs_the_baseline():
+    try:
+        simpair.resolve(simpair.BASELINE)
+    except simpair.NotMeasured as e:
+        pytest.skip(str(e))
+
+
+def test_simpair_without_the_commit_says_it_measured_nothing():
+    r = subprocess.run([sys.executable, "-m", "tools.simpair", "--commit", "0000000"],
+                       cwd=mpy.ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stdout == "", r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "error: not measured: " in lines[0], r.stderr
+    assert _simpair_trees() == []
+
+
+def test_simpair_measures_old_and_new_alternately_and_removes_its_worktree():
+    _needs_the_baseline()
+    heard = []
+    m = simpair.measure(rounds=2, games=50, log=heard.append)
+    assert len(m["old"]) == len(m["now"]) == 2 and min(m["old"] + m["now"]) > 0
+    assert m["ratio"] > 0 and [h.split(":")[1].split()[0] for h in heard] == [
+        simpair.BASELINE, "this", simpair.BASELINE, "this"]
+    text = "\n".join(simpair.report(m))
+    assert "median" in text and "this tree / %s: " % simpair.BASELINE in text
+    assert _simpair_trees() == []
+
+
+def test_simpair_worktree_goes_on_an_error_too():
+    _needs_the_baseline()
+    with pytest.raises(RuntimeError):
+        with simpair.Worktree(simpair.BASELINE) as path:
+            assert os.path.isfile(os.path.join(path, "engine", "game.py"))
+            assert _simpair_trees()
+            raise RuntimeError("stop")
+    assert not os.path.exists(path) and _simpair_trees() == []
+
+
+def test_simpair_ctrl_c_removes_the_worktree_and_prints_one_line():
+    _needs_the_baseline()
+    p = subprocess.Popen([sys.executable, "-m", "tools.simpair", "--rounds", "50", "--games",
+                          "100000"], cwd=mpy.ROOT, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and p.poll() is None and not _simpair_trees():
+        time.sleep(0.05)
+    time.sleep(0.5)  # into the first run
+    os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and out == "", err
+    assert err.strip().splitlines() == [
+        "python -m tools.simpair: interrupted, not measured (the temporary worktree is "
+        "removed)"], err
+    assert _simpair_trees() == []
