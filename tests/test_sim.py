@@ -259,3 +259,31 @@ def test_simpair_ctrl_c_removes_the_worktree_and_prints_one_line():
         "python -m tools.simpair: interrupted, not measured (the temporary worktree is "
         "removed)"], err
     assert _simpair_trees() == []
+
+
+def test_bench_writes_the_pair_with_e02d551_and_the_all_core_figure():
+    from tools import bench
+    pair = {"commit": "e02d551", "head": "abc1234", "rounds": 4, "games": 1000,
+            "old": [1100.0] * 4, "now": [1200.0] * 4, "old_median": 1100.0,
+            "now_median": 1200.4, "ratio": 1.0912}
+    f = {"fast": 1234.4, "slow": 20.2, "pair": pair, "not_paired": "", "cores": 2,
+         "one": 1800.0, "all": 3400.0, "study_games": 40}
+    assert bench.sim_rows(f) == [
+        ("bot-against-bot games per second, one core", "1,234",
+         "20 (a 1 ms fixed-step clock)", ">= 1,000"),
+        ("the same, paired with e02d551 (4 rounds, each e02d551 then now, 1,000 games a run)",
+         "1,200", "1,100 at e02d551 (now / e02d551: 1.09)", ">= e02d551's"),
+        ("make sim games per second, all 2 cores (--jobs 2)", "3,400",
+         "1,800 on one core (--jobs 1)", "report")]
+    rows = bench.sim_rows(dict(f, pair=None, not_paired="commit e02d551 is not in this clone"))
+    assert rows[1] == ("the same, paired with e02d551",
+                       "not measured: commit e02d551 is not in this clone", "-", ">= e02d551's")
+    text = bench.render([("Simulation", ("figure", "measured", "baseline", "target"), rows,
+                          "")])
+    assert "| the same, paired with e02d551 | not measured: commit e02d551" in text
+    # and the measurements behind them run (small; figures are only reported, not judged)
+    f = bench.sim_figures(games=50, pair_rounds=1, pair_games=50, study_games=1,
+                          study_rounds=1)
+    assert min(f["fast"], f["slow"], f["one"], f["all"]) > 0 and f["cores"] >= 1
+    assert f["pair"] is None or (f["pair"]["ratio"] > 0 and f["pair"]["commit"] == "e02d551")
+    assert len(bench.sim_rows(f)) == 3 and _simpair_trees() == []
