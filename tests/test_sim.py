@@ -198,10 +198,11 @@ def test_the_simulator_plays_at_least_a_thousand_games_a_second_or_reports_it():
     assert rate > 0
 
 
-def _simpair_trees():
+def _simpair_trees(under):
+    """The repository's worktrees under a folder (a test's own: other runs may have theirs)."""
     out = subprocess.run(["git", "-C", mpy.ROOT, "worktree", "list", "--porcelain"],
                          capture_output=True, text=True).stdout
-    return [line for line in out.splitlines() if "simpair-" in line]
+    return [line for line in out.splitlines() if str(under) in line]
 
 
 def _needs_the_baseline():
@@ -211,45 +212,47 @@ def _needs_the_baseline():
         pytest.skip(str(e))
 
 
-def test_simpair_without_the_commit_says_it_measured_nothing():
+def test_simpair_without_the_commit_says_it_measured_nothing(tmp_path):
     r = subprocess.run([sys.executable, "-m", "tools.simpair", "--commit", "0000000"],
-                       cwd=mpy.ROOT, capture_output=True, text=True, timeout=60)
+                       cwd=mpy.ROOT, capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, TMPDIR=str(tmp_path)))
     assert r.returncode == 2 and r.stdout == "", r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "error: not measured: " in lines[0], r.stderr
-    assert _simpair_trees() == []
+    assert _simpair_trees(tmp_path) == [] and os.listdir(tmp_path) == []
 
 
-def test_simpair_measures_old_and_new_alternately_and_removes_its_worktree():
+def test_simpair_measures_old_and_new_alternately_and_removes_its_worktree(tmp_path):
     _needs_the_baseline()
     heard = []
-    m = simpair.measure(rounds=2, games=50, log=heard.append)
+    m = simpair.measure(rounds=2, games=50, log=heard.append, tmp=str(tmp_path))
     assert len(m["old"]) == len(m["now"]) == 2 and min(m["old"] + m["now"]) > 0
     assert m["ratio"] > 0 and [h.split(":")[1].split()[0] for h in heard] == [
         simpair.BASELINE, "this", simpair.BASELINE, "this"]
     text = "\n".join(simpair.report(m))
     assert "median" in text and "this tree / %s: " % simpair.BASELINE in text
-    assert _simpair_trees() == []
+    assert _simpair_trees(tmp_path) == [] and os.listdir(tmp_path) == []
 
 
-def test_simpair_worktree_goes_on_an_error_too():
+def test_simpair_worktree_goes_on_an_error_too(tmp_path):
     _needs_the_baseline()
     with pytest.raises(RuntimeError):
-        with simpair.Worktree(simpair.BASELINE) as path:
+        with simpair.Worktree(simpair.BASELINE, tmp=str(tmp_path)) as path:
             assert os.path.isfile(os.path.join(path, "engine", "game.py"))
-            assert _simpair_trees()
+            assert _simpair_trees(tmp_path)
             raise RuntimeError("stop")
-    assert not os.path.exists(path) and _simpair_trees() == []
+    assert _simpair_trees(tmp_path) == [] and os.listdir(tmp_path) == []
 
 
-def test_simpair_ctrl_c_removes_the_worktree_and_prints_one_line():
+def test_simpair_ctrl_c_removes_the_worktree_and_prints_one_line(tmp_path):
     _needs_the_baseline()
     p = subprocess.Popen([sys.executable, "-m", "tools.simpair", "--rounds", "50", "--games",
                           "100000"], cwd=mpy.ROOT, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, start_new_session=True,
+                         env=dict(os.environ, TMPDIR=str(tmp_path)),
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and p.poll() is None and not _simpair_trees():
+    while time.monotonic() < deadline and p.poll() is None and not _simpair_trees(tmp_path):
         time.sleep(0.05)
     time.sleep(0.5)  # into the first run
     os.killpg(p.pid, signal.SIGINT)
@@ -258,7 +261,7 @@ def test_simpair_ctrl_c_removes_the_worktree_and_prints_one_line():
     assert err.strip().splitlines() == [
         "python -m tools.simpair: interrupted, not measured (the temporary worktree is "
         "removed)"], err
-    assert _simpair_trees() == []
+    assert _simpair_trees(tmp_path) == [] and os.listdir(tmp_path) == []
 
 
 def test_bench_writes_the_pair_with_e02d551_and_the_all_core_figure():
@@ -286,4 +289,4 @@ def test_bench_writes_the_pair_with_e02d551_and_the_all_core_figure():
                           study_rounds=1)
     assert min(f["fast"], f["slow"], f["one"], f["all"]) > 0 and f["cores"] >= 1
     assert f["pair"] is None or (f["pair"]["ratio"] > 0 and f["pair"]["commit"] == "e02d551")
-    assert len(bench.sim_rows(f)) == 3 and _simpair_trees() == []
+    assert len(bench.sim_rows(f)) == 3

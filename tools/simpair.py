@@ -69,18 +69,20 @@ def resolve(commit, root=ROOT):
 
 
 class Worktree:
-    """with Worktree(commit) as path: the commit checked out in a temporary folder, which
-    is removed again however the block ends (git worktree remove, then prune)."""
+    """with Worktree(commit) as path: the commit checked out in a temporary folder (made
+    in tmp, default the system's), which is removed again however the block ends (git
+    worktree remove, then prune)."""
 
-    def __init__(self, commit, root=ROOT):
+    def __init__(self, commit, root=ROOT, tmp=None):
         self.commit = commit
         self.root = root
+        self.base = tmp
         self.tmp = None
         self.path = None
 
     def __enter__(self):
         sha = resolve(self.commit, self.root)
-        self.tmp = tempfile.mkdtemp(prefix="simpair-")
+        self.tmp = tempfile.mkdtemp(prefix="simpair-", dir=self.base)
         self.path = os.path.join(self.tmp, "tree")
         try:
             code, out = _git(self.root, "worktree", "add", "--detach", "--quiet", self.path,
@@ -116,11 +118,12 @@ def rate(tree, games):
     return json.loads(p.stdout.strip().splitlines()[-1])["rate"]
 
 
-def measure(commit=BASELINE, rounds=4, games=1000, root=ROOT, log=None):
+def measure(commit=BASELINE, rounds=4, games=1000, root=ROOT, log=None, tmp=None):
     """The pair: {"commit", "head", "rounds", "games", "old", "now" (the games/s of each
     round), "old_median", "now_median", "ratio" (median of now/old over the rounds)}.
-    NotMeasured if git or the commit is missing. log(text) hears each run."""
-    with Worktree(commit, root) as old_tree:
+    NotMeasured if git or the commit is missing. log(text) hears each run; the worktree
+    is made in tmp (default the system's temporary folder)."""
+    with Worktree(commit, root, tmp) as old_tree:
         head = _git(root, "rev-parse", "--short", "HEAD")[1]
         if _git(root, "status", "--porcelain", "--", "engine", "tools/sim.py")[1]:
             head += " + changes"
