@@ -32,6 +32,11 @@ sim-docs: $(STAMP)
 	cp sim-out/game_length.png sim-out/variants.png sim-out/win_rate_by_reaction.png \
 		sim-out/handicap.png sim-out/summary.json docs/sim/
 
+# make sim's speed against that of e02d551, in pairs on this machine (tools/simpair.py).
+.PHONY: simpair
+simpair: $(STAMP)
+	@$(PY) -m tools.simpair $(ARGS)
+
 .PHONY: deploy
 deploy: $(STAMP)
 	$(PY) -m tools.deploy $(ARGS)

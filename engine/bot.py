@@ -124,33 +124,17 @@ class Bot:
             mask = ~mask & ((1 << n) - 1)  # the piles that cannot be covered
         if not mask:
             return -1
-        opp_lo = (1 - self.player) * (n // 2)
-        opp_hi = opp_lo + n // 2
-        best = -1
-        best_score = -1
+        half = n // 2
+        opp = ((1 << half) - 1) << ((1 - self.player) * half)  # the opponent's row
         start = self._rng.next15() % n  # break ties at random
+        # The best class of pile there is: pending in the opponent's row, pending, in the
+        # opponent's row, any; of those, the first from start on.
+        best = (mask & pending & opp) or (mask & pending) or (mask & opp) or mask
         for i in range(n):
             p = (start + i) % n
-            if not (mask >> p) & 1:
-                continue
-            score = 0
-            if (pending >> p) & 1:
-                score += 2
-            if opp_lo <= p < opp_hi:
-                score += 1
-            if score > best_score:
-                best_score = score
-                best = p
-        return best
-
-
-def _earliest(a: int, b: int) -> int:
-    """The earlier of two ticks times, where -1 means never."""
-    if a < 0:
-        return b
-    if b < 0 or ticks_diff(a, b) < 0:
-        return a
-    return b
+            if (best >> p) & 1:
+                return p
+        return -1
 
 
 def play_out(game: "Game", a: Bot, b: Bot, limit_ms: int = 1800000) -> int:
@@ -169,9 +153,20 @@ def play_out(game: "Game", a: Bot, b: Bot, limit_ms: int = 1800000) -> int:
         step += 1
         if game.phase >= GAME_OVER:
             break
-        t = _earliest(_earliest(a.wake_at, b.wake_at), game.next_timer())
+        # The next event: the earlier bot's wake (B's on a tie), or the timer if it is not
+        # later; -1 means never.
+        t = a.wake_at
+        w = b.wake_at
+        if t < 0 or (w >= 0 and ticks_diff(t, w) >= 0):
+            t = w
+        w = game.next_timer() if game.phase != PLAY else -1
+        if t < 0 or (w >= 0 and ticks_diff(t, w) >= 0):
+            t = w
         if t < 0 or ticks_diff(t, start) > limit_ms:
             return -1
         now = t
-        game.tick(now)
+        # A tick at a time before the timer, inside the game's clock window (Game._time),
+        # changes nothing: it is left out.
+        if t == w or not 0 <= ticks_diff(t, game._now) < game._age_left:
+            game.tick(now)
     return game.ended_at

@@ -109,6 +109,7 @@ class Game:
         self.ended_at = 0
         self._now = 0  # the latest time the game has seen
         self._aged_at = 0  # when the stamps were last aged
+        self._age_left = _AGE_MS  # ms the clock can go on from _now before they are due
         self.restamps = 0  # times the stamps moved (the clock went back, or they were aged)
         self.covers = 0  # per game
         self.fouls = 0
@@ -268,17 +269,22 @@ class Game:
         """Fire due timers: stall -> collect -> redeal; finish -> game over. DEALT, ENDED or IGNORED."""
         if not valid_ticks(now):
             return INVALID
-        r = self._advance(self._time(now, False))
+        now = self._time(now, False)
+        if self.phase != STALL and self.phase != FINISH:
+            return IGNORED  # no timer runs
+        r = self._advance(now)
         if r != IGNORED:
-            self._now = now
+            self._time(now)  # seen: the game's time is now
         return r
 
     def press(self, player: int, pile: int, now: int) -> int:
         """A player presses a pile: COVERED, FOUL, COLLISION, LOCKED, IGNORED or INVALID."""
-        if (player != A and player != B) or type(player) is not int \
-                or not self._is_pile(pile) or not valid_ticks(now):
+        if (player != A and player != B) or type(player) is not int or type(pile) is not int \
+                or not 0 <= pile < self.piles or not valid_ticks(now):
             return INVALID
-        self._advance(self._time(now))
+        now = self._time(now)
+        if self.phase == STALL or self.phase == FINISH:
+            self._advance(now)
         if pile == self._last_pile and now == self._last_at and player != self._last_player \
                 and self._deck_len[player] > 0:
             # Both pressed this pile at the same instant: a coin decides whose card lies there.
@@ -314,8 +320,15 @@ class Game:
         than _OLD_MS are brought to that age (no rule window is near it), so ticks_diff,
         which spans 2**28 ms, compares right however long a game is left alone. A tick
         that changes nothing is not 'seen' (seen=False): the game's time is that of its
-        last change, so a record of the changes alone replays it exactly."""
+        last change, so a record of the changes alone replays it exactly. _age_left is
+        _AGE_MS less the age of _now since the last ageing: a clock that went on by less
+        than that needs no other look (the usual case, one ticks_diff)."""
         d = ticks_diff(now, self._now)
+        if 0 <= d < self._age_left:
+            if seen:
+                self._now = now
+                self._age_left -= d
+            return now
         if d < 0:
             self._restamp(d, -1)
         elif ticks_diff(now, self._aged_at) >= _AGE_MS:
@@ -324,6 +337,7 @@ class Game:
         elif not seen:
             return now
         self._now = now
+        self._age_left = _AGE_MS - ticks_diff(now, self._aged_at)
         return now
 
     def _restamp(self, d: int, oldest: int) -> None:
@@ -362,9 +376,19 @@ class Game:
             if p != pile and keys[tops[p]] & old_key:
                 pending |= 1 << p
         self.pending_mask = pending
-        self._push_pile(pile, self._pop_deck(player))
+        # The top card of the player's deck onto the pile, and the version bumped as
+        # _touch does, written out: a cover is the engine's busiest path.
+        head = self._deck_head[player]
+        card = self._decks[player * _CARDS + head]
+        self._deck_head[player] = (head + 1) % _CARDS
+        self._deck_len[player] -= 1
+        n = self._pile_len[pile]
+        self._piles[pile * _CARDS + n] = card
+        self._pile_len[pile] = n + 1
+        tops[pile] = card
         self._changed[pile] = now
-        self._touch(now)
+        self.version = (self.version + 1) & 0x3FFFFFFF
+        self.last_change = now
         self._refresh()
         self.covers += 1
         if self._deck_len[player] == 0:
@@ -497,6 +521,7 @@ class Game:
         self.ended_at = now
         self._now = now
         self._aged_at = now
+        self._age_left = _AGE_MS
         self.games += 1
         self._deal(now)
         return DEALT
@@ -505,20 +530,37 @@ class Game:
         """Each player puts their own row under their deck: leftmost pile first, bottom up."""
         n = self._n
         piles = self._piles
+        decks = self._decks
         for player in range(2):
+            deck = player * _CARDS
+            head = self._deck_head[player]
+            size = self._deck_len[player]
             for p in range(player * n, player * n + n):
                 base = p * _CARDS
                 for i in range(self._pile_len[p]):
-                    self._push_deck_bottom(player, piles[base + i])
+                    decks[deck + (head + size) % _CARDS] = piles[base + i]
+                    size += 1
                 self._pile_len[p] = 0
                 self._tops[p] = _NO_CARD
+            self._deck_len[player] = size
 
     def _deal(self, now: int) -> None:
         """Each player lays the top N cards of their deck on their own row, left to right."""
         n = self._n
+        piles = self._piles
+        decks = self._decks
         for player in range(2):
+            deck = player * _CARDS
+            head = self._deck_head[player]
             for p in range(player * n, player * n + n):
-                self._push_pile(p, self._pop_deck(player))
+                card = decks[deck + head]
+                head = (head + 1) % _CARDS
+                k = self._pile_len[p]
+                piles[p * _CARDS + k] = card
+                self._pile_len[p] = k + 1
+                self._tops[p] = card
+            self._deck_head[player] = head
+            self._deck_len[player] -= n
         for p in range(self.piles):
             self._changed[p] = now
         self._touch(now)
@@ -559,24 +601,6 @@ class Game:
                 if n >= 2 and piles[p * _CARDS + n - 1] % 13 == piles[p * _CARDS + n - 2] % 13:
                     mask |= 1 << p
         self.coverable_mask = mask
-
-    def _push_pile(self, pile: int, card: int) -> None:
-        n = self._pile_len[pile]
-        self._piles[pile * _CARDS + n] = card
-        self._pile_len[pile] = n + 1
-        self._tops[pile] = card
-
-    def _pop_deck(self, player: int) -> int:
-        head = self._deck_head[player]
-        card = self._decks[player * _CARDS + head]
-        self._deck_head[player] = (head + 1) % _CARDS
-        self._deck_len[player] -= 1
-        return card
-
-    def _push_deck_bottom(self, player: int, card: int) -> None:
-        i = (self._deck_head[player] + self._deck_len[player]) % _CARDS
-        self._decks[player * _CARDS + i] = card
-        self._deck_len[player] += 1
 
 
 def _moved(t: int, d: int, oldest: int) -> int:

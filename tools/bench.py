@@ -129,16 +129,21 @@ def loop_section():
             "the engine; the press keeps the scanner's timestamp either way.")
 
 
-def sim_section():
-    """Bot-against-bot games per second: event-driven clock vs a 1 ms fixed-step clock."""
+def sim_figures(games=1000, pair_rounds=4, pair_games=1000, study_games=40, study_rounds=2):
+    """The sim's speeds, all in games per second: "fast" (tools.sim.games_per_second) and
+    "slow" (the same games on a 1 ms fixed-step clock); "pair", tools/simpair.py's
+    measure() against its baseline commit (None, and "not_paired" saying why, when it
+    cannot be measured here); "one" and "all", make sim's small standard study in one
+    process and on "cores" processes, alternately, medians."""
+    import statistics
     from engine import Game, Rules, GAME_OVER
     from engine.bot import Bot
-    from tools import sim
-    fast = sim.games_per_second(1000)
+    from tools import sim, simpair
+    out = {"fast": sim.games_per_second(games)}
     rules = Rules(wins_needed=1)
     t0 = time.perf_counter()
-    games = 20
-    for seed in range(games):
+    slow_games = max(1, games // 50)
+    for seed in range(slow_games):
         g = Game(rules, seed)
         g.start(0)
         a, b = Bot(g, 0, 2, 2 * seed + 1), Bot(g, 1, 2, 2 * seed + 2)
@@ -148,13 +153,66 @@ def sim_section():
             g.tick(now)
             a.update(now)
             b.update(now)
-    slow = games / (time.perf_counter() - t0)
-    return ("Simulation", ("figure", "measured", "baseline", "target"),
-            [("bot-against-bot games per second, one core",
-              "{:,.0f}".format(fast), "{:,.0f} (a 1 ms fixed-step clock)".format(slow),
-              ">= 1,000")],
+    out["slow"] = slow_games / (time.perf_counter() - t0)
+    try:
+        out["pair"], out["not_paired"] = simpair.measure(rounds=pair_rounds,
+                                                         games=pair_games), ""
+    except simpair.NotMeasured as e:
+        out["pair"], out["not_paired"] = None, str(e)
+    out["cores"] = cores = os.cpu_count() or 1
+    one, many = [], []
+    for _ in range(study_rounds):
+        one.append(sim.study_games_per_second(1, study_games))
+        many.append(sim.study_games_per_second(cores, study_games) if cores > 1 else one[-1])
+    out["one"], out["all"] = statistics.median(one), statistics.median(many)
+    out["study_games"] = study_games
+    return out
+
+
+def sim_rows(f):
+    """The Simulation section's rows from sim_figures()."""
+    from tools import simpair
+
+    def n(x):
+        return "{:,.0f}".format(x)
+    rows = [("bot-against-bot games per second, one core", n(f["fast"]),
+             "%s (a 1 ms fixed-step clock)" % n(f["slow"]), ">= 1,000")]
+    pair = f["pair"]
+    if pair:
+        rows.append(("the same, paired with %s (%d round%s, each %s then now, %s games a run)"
+                     % (pair["commit"], pair["rounds"], "s" if pair["rounds"] > 1 else "",
+                        pair["commit"], n(pair["games"])),
+                     n(pair["now_median"]), "%s at %s (now / %s: %.2f)"
+                     % (n(pair["old_median"]), pair["commit"], pair["commit"], pair["ratio"]),
+                     ">= %s's" % pair["commit"]))
+    else:
+        rows.append(("the same, paired with %s" % simpair.BASELINE,
+                     "not measured: " + f["not_paired"], "-", ">= %s's" % simpair.BASELINE))
+    cores = f["cores"]
+    if cores > 1:
+        rows.append(("make sim games per second, all %d cores (--jobs %d)" % (cores, cores),
+                     n(f["all"]), "%s on one core (--jobs 1)" % n(f["one"]), "report"))
+    else:
+        rows.append(("make sim games per second, all cores (this machine has one)",
+                     n(f["one"]), "-", "report"))
+    return rows
+
+
+def sim_section():
+    """Bot-against-bot games per second: one core, paired with e02d551, and every core.
+
+    One core against a 1 ms fixed-step clock and against e02d551 (tools/simpair.py);
+    make sim on a process a core against make sim in one process."""
+    f = sim_figures()
+    return ("Simulation", ("figure", "measured", "baseline", "target"), sim_rows(f),
             "Standard rules, two QUICK bots, CPython; tools/sim.py jumps its clock from "
-            "event to event (engine.bot.play_out).")
+            "event to event (engine.bot.play_out). The pair is tools/simpair.py's (make "
+            "simpair): e02d551, the last commit before the sim lost speed (issue 20), in a "
+            "temporary git worktree, and this tree, each run in a fresh interpreter, "
+            "alternately; medians, and the median of the rounds' ratios. make sim's "
+            "figure: a small standard study (every level and variant and the handicap "
+            "study, --games %d, CSV written) on a process a core and in one process, "
+            "alternately, medians." % f["study_games"])
 
 
 def board_vm_section():

@@ -4,7 +4,9 @@ Writes a CSV (one row per game) and PNG plots: game length, covers, stalls and d
 deals per game, deadlock rate, win rate by seat and by reaction-time difference, for the
 standard rules and for each variant; and the handicap study: for reaction gaps of 25, 50,
 100, 180 and 300 ms, the slower bot's win rate when the faster is dealt 0 to 8 more cards.
-An interrupted run keeps every row written so far.
+The games are played on every core (--jobs), each game from its own seed, so the rows
+are the same, in the same order, whatever the number of processes. An interrupted run
+keeps every row written so far.
 
     python -m tools.sim                      # the standard study, into sim-out/
     python -m tools.sim --games 200 --out /tmp/s --levels QUICK,SHARP --variants standard
@@ -13,11 +15,15 @@ import argparse
 import csv
 import json
 import os
+import signal
 import sys
+import tempfile
 import time
+from collections import deque
 
 from engine import Game, Rules, GAME_OVER, DRAW, SUIT, RANK_OR_SUIT, DEADLOCK_FEWER
 from engine.bot import Bot, LEVELS, play_out
+from engine.rng import SEED_MAX
 
 LEVEL_NAMES = [lv[0] for lv in LEVELS]
 VARIANTS = {
@@ -37,13 +43,18 @@ _GAME_LIMIT_MS = 30 * 60 * 1000  # a game still going after this is stopped, "un
 GAPS_MS = (25, 50, 100, 180, 300)  # the handicap study's reaction gaps
 HANDICAPS = (0, 2, 4, 6, 8)  # cards the faster bot is dealt over the slower
 HANDICAP_LEVEL = LEVEL_NAMES.index("SHARP")  # both bots play it; the slower one is slowed
+MAX_GAMES = 10 ** 7  # --games: games per pairing of levels (a year of one core, or so)
+MAX_JOBS = 256  # --jobs: processes
+CHUNK = 32  # games a worker process plays per task (and rows between two flushes)
 
 
 def slowed(bot, ms):
     """The bot with every reaction (and every missed change) ms later: a reaction gap the
-    five levels do not have. Desktop only: it shifts the bot's table of delays."""
-    bot._delays = [d + ms for d in bot._delays]
-    bot._miss_ms += ms
+    five levels do not have. Desktop only: it shifts the bot's table of delays (a bot
+    slowed by 0 is left as it is)."""
+    if ms:
+        bot._delays = [d + ms for d in bot._delays]
+        bot._miss_ms += ms
     return bot
 
 
@@ -142,29 +153,109 @@ class Progress:
         self.stream.flush()
 
 
-def run(jobs, csv_path, progress=None):
-    """Play the jobs (an iterable; progress knows how many), writing each game's row as it
-    finishes; returns the rows."""
+_RULES = {}  # (variant, handicap): its Rules, made once a process
+
+
+def play_planned(game):
+    """The CSV row of one game from plan()."""
+    study, variant, seed, la, lb, sa, sb, h = game
+    rules = _RULES.get((variant, h))
+    if rules is None:
+        rules = _RULES[(variant, h)] = Rules(wins_needed=1, handicap=h, **VARIANTS[variant])
+    g, length = play_game(rules, seed, la, lb, sa, sb)
+    return row(study, variant, seed, la, lb, g, length, sa, sb)
+
+
+def play_chunk(games):
+    """The rows of a list of games from plan(), in order (a worker process's task)."""
+    return [play_planned(game) for game in games]
+
+
+def _chunks(games, size):
+    chunk = []
+    for game in games:
+        chunk.append(game)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _ignore_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _rows(games, jobs, chunk):
+    """The rows of the games, in plan order: in this process (jobs 1), or from a pool of
+    jobs processes that play chunk games a task, a few tasks ahead of the rows given."""
+    if jobs == 1:
+        for game in games:
+            yield play_planned(game)
+        return
+    import multiprocessing
+    # The workers are born with Ctrl-C ignored (and keep it so): an interrupt is for this
+    # process alone, which stops them, so they print nothing.
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        pool = multiprocessing.Pool(jobs, initializer=_ignore_sigint)
+    finally:
+        signal.signal(signal.SIGINT, old)
+    try:
+        ahead = deque()
+        for part in _chunks(games, chunk):
+            ahead.append(pool.apply_async(play_chunk, (part,)))
+            if len(ahead) > 2 * jobs:
+                yield from ahead.popleft().get()
+        while ahead:
+            yield from ahead.popleft().get()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def run(games, csv_path, progress=None, jobs=1, chunk=CHUNK):
+    """Play the games (an iterable from plan(); progress knows how many) on jobs processes
+    (1: in this one), writing each game's row in plan order; returns the rows."""
     rows = []
-    with open(csv_path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=FIELDS)
-        w.writeheader()
-        try:
-            for i, (study, variant, seed, la, lb, sa, sb, h) in enumerate(jobs):
-                rules = Rules(wins_needed=1, handicap=h, **VARIANTS[variant])
-                g, length = play_game(rules, seed, la, lb, sa, sb)
-                r = row(study, variant, seed, la, lb, g, length, sa, sb)
-                w.writerow(r)
-                rows.append(r)
-                if progress and (i & 31 == 31 or i + 1 == progress.total):
-                    f.flush()
-                    progress.show(i + 1)
-        except KeyboardInterrupt:
-            f.flush()
-            if progress:
-                progress.stream.write("\n")
-            raise
+    played = _rows(games, jobs, chunk)
+    try:
+        with open(csv_path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=FIELDS)
+            w.writeheader()
+            try:
+                for i, r in enumerate(played):
+                    w.writerow(r)
+                    rows.append(r)
+                    if (i + 1) % CHUNK == 0 or (progress and i + 1 == progress.total):
+                        f.flush()
+                        if progress:
+                            progress.show(i + 1)
+            except KeyboardInterrupt:
+                f.flush()
+                if progress:
+                    progress.stream.write("\n")
+                raise
+    finally:
+        played.close()  # (stops the pool)
     return rows
+
+
+def study_games_per_second(jobs, games=20, handicap_games=8):
+    """Games per second of a small standard study (every level and variant, --games
+    games, handicap study included) on jobs processes, CSV written (for make bench)."""
+    levels = list(range(len(LEVELS)))
+    total = plan_size(games, levels, list(VARIANTS), handicap_games)
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        run(plan(games, levels, list(VARIANTS), 1, handicap_games),
+            os.path.join(tmp, "games.csv"), jobs=jobs, chunk=chunk_size(total, jobs))
+        return total / (time.perf_counter() - t0)
+
+
+def chunk_size(total, jobs):
+    """Games a task: CHUNK, or fewer for a study too small to give every process a few."""
+    return max(1, min(CHUNK, total // (4 * jobs)))
 
 
 def read_csv(path):
@@ -356,21 +447,16 @@ def _variants(text):
     return names
 
 
-def _positive(text):
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("%r is not a whole number" % text)
-    if v < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return v
+def _cores():
+    return min(os.cpu_count() or 1, MAX_JOBS)
 
 
 def main(argv=None):
     from tools.cli import Parser, bounded
     ap = Parser(prog="make sim", description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=_positive, default=200,
-                    help="games per pairing of levels (variants get twice as many; default 200)")
+    ap.add_argument("--games", type=bounded(1, MAX_GAMES, " games a pairing"), default=200,
+                    help="games per pairing of levels (variants get twice as many; default "
+                         "200, at most {:,})".format(MAX_GAMES))
     ap.add_argument("--levels", type=_levels, default=list(range(len(LEVELS))),
                     help="comma-separated levels to pair (default all: %s)" % ",".join(LEVEL_NAMES))
     ap.add_argument("--variants", type=_variants, default=list(VARIANTS),
@@ -381,21 +467,27 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1, help="first game's seed (default 1)")
     ap.add_argument("--out", default="sim-out", help="output directory (default sim-out)")
     ap.add_argument("--no-plots", action="store_true", help="CSV and summary only")
+    ap.add_argument("--jobs", type=bounded(1, MAX_JOBS, " processes"), default=_cores(),
+                    help="processes that play the games (default: one a core, here %d; 1 "
+                         "plays them in this process)" % _cores())
     args = ap.parse_args(argv)
-    if not 0 <= args.seed < 2 ** 30 - 10 ** 7:
-        ap.error("--seed must be 0..%d" % (2 ** 30 - 10 ** 7))
+    total = plan_size(args.games, args.levels, args.variants, args.handicap_games)
+    top = (SEED_MAX - 2) // 2 - (total - 1)  # the last game's bots: 2 * its seed + 1 and + 2
+    if not 0 <= args.seed <= top:
+        ap.error("--seed must be 0..%d for these %d games (the bots' seeds must stay "
+                 "below 2**30)" % (top, total))
     try:
         os.makedirs(args.out, exist_ok=True)
     except OSError as e:
         ap.error("cannot create --out %s: %s" % (args.out, e))
     csv_path = os.path.join(args.out, "games.csv")
-    jobs = plan(args.games, args.levels, args.variants, args.seed, args.handicap_games)
-    total = plan_size(args.games, args.levels, args.variants, args.handicap_games)
-    print("%d games -> %s" % (total, csv_path), file=sys.stderr)
+    games = plan(args.games, args.levels, args.variants, args.seed, args.handicap_games)
+    print("%d games on %d process%s -> %s" % (total, args.jobs, "es" if args.jobs > 1 else "",
+                                             csv_path), file=sys.stderr)
     t0 = time.monotonic()
     interrupted = False
     try:
-        rows = run(jobs, csv_path, Progress(total))
+        rows = run(games, csv_path, Progress(total), args.jobs, chunk_size(total, args.jobs))
     except KeyboardInterrupt:
         interrupted = True
         rows = read_csv(csv_path)
