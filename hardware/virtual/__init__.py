@@ -279,8 +279,9 @@ def memory_file_problem(path, size=NVM_SIZE):
     except OSError as e:
         return "%s: %s" % (path, e.strerror or e)
     if len(head) != size or (head[0] != 0xA5 and head != b"\xff" * size):
-        return ("%s is not a handheld's memory (%d bytes that are no saved settings); it is "
-                "left as it is: give a new file" % (path, len(head[:size])))
+        what = "%d bytes" % st.st_size if st.st_size != size else "no saved settings"
+        return ("%s is not a handheld's memory (%s; a memory is %d bytes of saved settings); "
+                "it is left as it is: give a new file" % (path, what, size))
     return ""
 
 
