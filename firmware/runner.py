@@ -80,6 +80,8 @@ def run(target: "TargetModule", app_options: dict | None = None, **options: obje
             print("California Speed could not start: %r; trying again in %d s" % (e, _RETRY_S))
             time.sleep(_RETRY_S)
             target.restart()
+    from firmware.version import VERSION
+    hw.console("California Speed " + VERSION)
     while not hw.stop_requested():
         note = take_note(hw)
         if note is not None:

@@ -85,7 +85,9 @@ class SelfTest:
         self.lines[1].center(w.SELFTEST_INFO % (
             info.get("CS_I2C_ADDRESS", 0x3C), info.get("CS_I2C_HZ", 0) // 1000,
             "%dK" % mem if mem >= 0 else "?"))
-        self.lines[2].center("%s %s" % (impl.name.upper(), version))
+        from firmware.version import VERSION  # (the drive's: the build's tag or commit)
+        self.lines[2].center("%s  %s %s" % (VERSION, "CP" if impl.name == "circuitpython"
+                                            else impl.name.upper(), version))
         self._show_lines(False)
         self.pattern = True
         self.pattern_until = ticks_add(now, _PATTERN_MS)

@@ -50,12 +50,15 @@ class Hand:
 
     decks: 'A cards / B cards' stacked for the first match; rules: fixed rules (else the
     handheld's settings); nvm: the file of its saved memory (else RAM); settings: a
-    settings.toml as a dict; lang: a language code; any other option goes to
+    settings.toml as a dict; lang: a language code; held: keys down at power-up (release
+    them with release()); any other option goes to
     hardware.virtual.init (e.g. start_ms, i2c_fails, display_answers_after)."""
 
     def __init__(self, decks=None, rules=None, nvm=None, settings=None, lang=None, seed=1,
-                 **options):
+                 held=(), **options):
         self.hw = virtual.init(seed=seed, nvm_path=nvm, settings=settings, **options)
+        for key in held:  # down at power-up (MENU: the self-test)
+            self.hw.buttons.press(key_named(key), self.hw.ms(0))
         self._again = dict(rules=rules, settings=settings, lang=lang, seed=seed, **options)
         self._options = {"rules": rules, "language": lang,
                          "decks": parse_decks(decks) if decks else None}

@@ -303,3 +303,11 @@ def test_a_save_the_boards_nvm_refuses_is_said_and_play_goes_on(tree):
         return [ln[1:].split() for ln in glass.page(r.shots[shot]) if ln.startswith("\u2192")]
     assert chosen("piles") == [["PILES", "3", "A", "ROW"]]  # both changes were kept
     assert chosen("sound") == [["SOUND", "OFF"]]
+
+
+def test_the_firmware_says_its_version_first(tmp_path):
+    from tools import drive
+    stamped = drive.write(str(tmp_path / "CIRCUITPY"), version="v9.9")
+    r = boardvm.run(stamped, script="1000 end\n", heap="256K", timeout=120)
+    assert r.done and r.console()[:2] == ["California Speed v9.9", r.console()[1]]
+    assert r.console()[1].startswith("ready: ")

@@ -102,11 +102,14 @@ def manifest(drive):
     return json.loads((drive / deploy.MANIFEST).read_text())["files"]
 
 
-def expected(project):
-    """{drive path: bytes} of what the project puts on the drive."""
+def expected(project, version="dev"):
+    """{drive path: bytes} of what the project puts on the drive (its firmware/version.py
+    saying the build's version: 'dev' for a project that is no git checkout)."""
+    from tools import boardcode
     out = {}
     for rel in deploy.board_files(str(project)):
         out["code.py" if rel == "firmware/code.py" else rel] = (project / rel).read_bytes()
+    out[boardcode.VERSION_FILE] = boardcode.version_source(version).encode()
     out["settings.toml"] = (project / "settings.toml").read_bytes()
     return out
 
@@ -603,3 +606,30 @@ def test_a_long_boot_out_txt_line_is_cut(run, drive):
     code, out, _ = run("--dry-run")
     line = "Adafruit CircuitPython 10.3.0 " + "x" * (deploy.BOOT_OUT_SHOWN - 30) + "..."
     assert code == 0 and _board_line(out) == ["Board: %s (%s)" % (drive, line)]
+
+
+def test_the_drive_carries_the_version_it_was_made_from(run, drive, project):
+    from tools import boardcode
+    code, out, _ = run("--version", "v1.2")
+    assert code == 0 and "Version: v1.2" in out
+    assert (drive / "firmware" / "version.py").read_text() == boardcode.version_source("v1.2")
+    assert "firmware/version.py" in manifest(drive)  # a later deploy knows its own file
+    code, out, _ = run()  # no --version: from git; the project copy is none: "dev"
+    assert code == 0 and "Version: dev" in out
+    assert "copied  firmware/version.py (update" in out
+
+
+def test_a_version_that_the_self_test_cannot_show_is_refused(run):
+    for bad in ("a" * 13, "has space", ""):
+        code, _, err = run("--version", bad)
+        assert code == 2 and "--version" in err, (bad, err)
+
+
+def test_the_version_comes_from_git():
+    from tools import boardcode
+    made = boardcode.version(ROOT)
+    sha = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=7", "HEAD"],
+                         capture_output=True, text=True).stdout.strip()
+    tags = subprocess.run(["git", "-C", ROOT, "tag"], capture_output=True, text=True).stdout
+    assert made.rstrip("+") in ([sha] + tags.split() if sha else ["dev"])
+    assert boardcode.version(os.path.dirname(ROOT) + "/no-such-folder") == "dev"

