@@ -59,3 +59,9 @@ nvm: $(STAMP)
 .PHONY: chip
 chip: $(STAMP)
 	@$(PY) -m tools.chip $(ARGS)
+
+# The handheld as one UF2 file: CircuitPython's image for the board and the CIRCUITPY
+# drive (tools/uf2.py; make uf2 ARGS=--help).
+.PHONY: uf2
+uf2: $(STAMP)
+	@$(PY) -m tools.uf2 $(ARGS)

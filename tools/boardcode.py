@@ -39,22 +39,33 @@ VERSION_FILE = "firmware/version.py"
 MAX_VERSION = 12  # characters: the self-test's line shows it with CircuitPython's
 
 
+def _git(root, *args):
+    """What a git command prints in root, '' where there is no git or no repository."""
+    try:
+        p = subprocess.run(["git", "-C", root] + list(args), capture_output=True, text=True,
+                           timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return p.stdout.strip() if p.returncode == 0 else ""
+
+
+def commit_time(root=ROOT):
+    """Seconds since 1970 of the commit root is at (2026-01-01 where there is none): the
+    time a build's files carry, so that one commit builds the same bytes."""
+    when = _git(root, "log", "-1", "--format=%ct")
+    return int(when) if when.isdigit() else 1767225600
+
+
 def version(root=ROOT):
     """The version a build made from root carries: the tag on its commit, else the short
     commit, with '+' when the board's files differ from that commit (git status); 'dev'
     where there is no git or no repository."""
-    def git(*args):
-        try:
-            p = subprocess.run(["git", "-C", root] + list(args), capture_output=True,
-                               text=True, timeout=60)
-        except (OSError, subprocess.SubprocessError):
-            return ""
-        return p.stdout.strip() if p.returncode == 0 else ""
-    tag = git("describe", "--tags", "--exact-match")
-    name = tag if tag and len(tag) < MAX_VERSION else git("rev-parse", "--short=7", "HEAD")
+    tag = _git(root, "describe", "--tags", "--exact-match")
+    name = tag if tag and len(tag) < MAX_VERSION else _git(root, "rev-parse", "--short=7",
+                                                           "HEAD")
     if not name:
         return "dev"
-    dirty = git("status", "--porcelain", "--", *BOARD_DIRS, "settings.toml")
+    dirty = _git(root, "status", "--porcelain", "--", *BOARD_DIRS, "settings.toml")
     return name + ("+" if dirty else "")
 
 

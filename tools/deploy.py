@@ -393,8 +393,12 @@ def load_manifest(drive, say):
 
 
 def save_manifest(drive, files, version):
+    """The manifest, dated now (or SOURCE_DATE_EPOCH's time, for a build that is the same
+    every time)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    when = time.gmtime(int(epoch)) if epoch.isdigit() else time.gmtime()
     doc = {"format": 1, "tool": "California Speed tools/deploy.py",
-           "updated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+           "updated": time.strftime("%Y-%m-%dT%H:%M:%SZ", when),
            "boot_out": version, "files": dict(sorted(files.items()))}
     write_atomic(drive, MANIFEST, (json.dumps(doc, indent=1) + "\n").encode())
 
@@ -470,13 +474,13 @@ def parse(argv):
     mpy.add_argument("--mpy-cross", metavar="PATH", help="CircuitPython %d's mpy-cross, to "
                      "copy the packages as .mpy (default: $%s)" % (BOARD_MAJOR, MPY_CROSS_ENV))
     mpy.add_argument("--no-mpy", action="store_true", help="copy the packages as .py source")
-    ap.add_argument("--version", metavar="TEXT", type=_version_text,
+    ap.add_argument("--version", metavar="TEXT", type=version_text,
                     help="the version the firmware says it is (default: from git: the tag or "
                          "the commit, '+' for changed files)")
     return ap.parse_args(argv)
 
 
-def _version_text(text):
+def version_text(text):
     """--version: short printable ASCII, as the self-test shows it."""
     if not (0 < len(text) <= MAX_VERSION and all(" " < c <= "~" for c in text)):
         raise argparse.ArgumentTypeError("%r: give 1 to %d printable characters, no spaces"

@@ -32,13 +32,15 @@ def settings_toml(tree, settings):
         f.write("\n".join(lines) + "\n")
 
 
-def write(dest, *, version=None, use_mpy=True, settings=None, change=None):
+def write(dest, *, version=None, use_mpy=True, settings=None, change=None, stamp=None):
     """Write the drive into the folder dest (made; it must be new or empty) and return it.
 
     version: what the firmware says it is (default: from git, tools/boardcode.version);
     use_mpy: the packages as .mpy, compiled by CircuitPython's mpy-cross (else .py);
     settings: settings.toml values to replace; change: change(dest) after it is written
-    (a test breaks a file on purpose). DriveError says what went wrong."""
+    (a test breaks a file on purpose); stamp: seconds since 1970 that the manifest gives
+    as its time (SOURCE_DATE_EPOCH, for a build that is the same every time; default
+    now). DriveError says what went wrong."""
     from tools import boardvm, deploy
     compiler = boardvm.mpy_cross() if use_mpy else None
     if use_mpy and compiler is None:
@@ -61,7 +63,8 @@ def write(dest, *, version=None, use_mpy=True, settings=None, change=None):
         if version is not None:
             args += ["--version", version]
         said = io.StringIO()
-        with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+        with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said), \
+                _source_date(stamp):
             code = deploy.main(args)
         os.remove(boot_out)
     if code != 0:
@@ -71,6 +74,23 @@ def write(dest, *, version=None, use_mpy=True, settings=None, change=None):
     if change is not None:
         change(dest)
     return dest
+
+
+@contextlib.contextmanager
+def _source_date(stamp):
+    """SOURCE_DATE_EPOCH set to stamp meanwhile (the reproducible-builds convention)."""
+    if stamp is None:
+        yield
+        return
+    old = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = str(int(stamp))
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = old
 
 
 def files(tree):
