@@ -1,8 +1,8 @@
-"""The chip twin (tools/chip.py): CircuitPython 10.3's own Pico image in the rp2040js
-emulator runs the unchanged firmware from a FAT image of the deployed tree; keys arrive
-as GPIO edges, the glass is decoded from the I2C bytes. Its glass must equal the desktop
-twin's, step by step. Skipped, with one counted reason, where node or the toolchain
-files are missing (.ci/run provides them)."""
+"""The chip twin (tools/chip.py): the one UF2 a classroom flashes (make uf2: CircuitPython
+10.3's own Pico image and the deployed drive) boots in the rp2040js emulator and runs the
+unchanged firmware; keys arrive as GPIO edges, the glass is decoded from the I2C bytes.
+Its glass must equal the desktop twin's, step by step. Skipped, with one counted reason,
+where node or the toolchain files are missing (.ci/run provides them)."""
 import re
 
 import pytest
@@ -22,20 +22,36 @@ def _seed(run):
 
 
 @pytest.fixture(scope="module")
-def booted():
-    """Boot, show the menu, start a 2-player match (for its seed)."""
-    return chip.run("400 A3 tap 80\n", after_ms=600)
+def flashed(tmp_path_factory):
+    """The file make uf2 writes for this tree (tools/uf2.py, with the goldens' version)."""
+    from tools import drive, uf2
+    path = str(tmp_path_factory.mktemp("dist") / "california-speed.uf2")
+    assert uf2.main(["--version", drive.FIXED_VERSION, "--out", path]) == 0
+    return path
 
 
 @pytest.fixture(scope="module")
-def played(booted):
+def booted(flashed):
+    """Boot that file, show the menu, start a 2-player match (for its seed)."""
+    return chip.run("400 A3 tap 80\n", uf2=flashed, after_ms=600)
+
+
+@pytest.fixture(scope="module")
+def played(booted, flashed):
     """The match, pressed by GPIO with no USB host (as on batteries): 50 covers, over the
     end of a game and the deal of the next."""
     seed = _seed(booted)
     script, checks, counts = chip.match_script(seed, covers=50)
-    run = chip.run(script, usb=False, after_ms=checks[-1] - max(
+    run = chip.run(script, uf2=flashed, usb=False, after_ms=checks[-1] - max(
         int(line.split()[0]) for line in script.splitlines()) + 100)
     return run, seed, script, checks, counts
+
+
+def test_the_chip_boots_the_one_file_and_says_its_version_first(booted):
+    said = [line for _, line in booted.console if line]
+    assert "California Speed dev" in said, booted.text()
+    assert said.index("California Speed dev") < min(
+        i for i, line in enumerate(said) if line.startswith("ready: "))
 
 
 def test_boot_reaches_the_main_menu_and_it_equals_the_desktop_golden(booted):
@@ -102,7 +118,7 @@ def test_press_to_glass_is_within_16_ms_at_the_95th_percentile(played):
     assert stats["p95"] <= 16e6, sorted(round(t / 1e6, 1) for t in ns)
 
 
-def test_the_self_test_names_every_button_pressed_by_gpio():
+def test_the_self_test_names_every_button_pressed_by_gpio(flashed):
     from tools.play import KEY_NAMES
     lines = ["%d A1 tap 80" % (400 + 300 * i) for i in range(6)]  # DOWN to SELF TEST
     lines.append("2000 A3 tap 80")
@@ -114,7 +130,7 @@ def test_the_self_test_names_every_button_pressed_by_gpio():
         checks.append(t + 250)
         t += 400
     script = "\n".join(lines) + "\n"
-    run = chip.run(script, after_ms=400)
+    run = chip.run(script, uf2=flashed, after_ms=400)
     desktop = chip.desktop_run(script, 1, checks)[0]
     frames = [run.oled_at(ms).frame() for ms in checks]
     info = slice(8 * 128, 16 * 128)  # "I2C 3C 400K  MEM 98K": a desktop has no gc.mem_free
@@ -126,8 +142,8 @@ def test_the_self_test_names_every_button_pressed_by_gpio():
     assert len(set(frames)) == len(frames)  # each key press changed the key screen
 
 
-def test_no_display_at_the_address_says_so_and_retries_without_a_reset():
-    run = chip.run("", display=False, boot_ms=9000)
+def test_no_display_at_the_address_says_so_and_retries_without_a_reset(flashed):
+    run = chip.run("", uf2=flashed, display=False, boot_ms=9000)
     said = [line for _, line in run.console if "No display at I2C address 0x3c" in line]
     assert len(said) >= 2, run.text()
     assert "found: nothing" in said[0]

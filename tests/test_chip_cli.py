@@ -89,7 +89,7 @@ def test_an_output_folder_that_goes_away_during_the_run_is_one_line(tmp_path, mo
         lines = [{"k": "con", "t": 5, "s": "ready"}, {"k": "t0", "t": 1e9},
                  {"k": "end", "t": 2e9, "why": "done"}]
         return chip.ChipRun([json.dumps(e) for e in lines], 0x3C)
-    monkeypatch.setattr(chip, "missing", lambda: None)
+    monkeypatch.setattr(chip, "missing", lambda **_: None)
     monkeypatch.setattr(chip, "run", run)
     with pytest.raises(SystemExit) as stop:
         chip.main(["--bus-log", str(out / "bus.txt")])
@@ -97,3 +97,30 @@ def test_an_output_folder_that_goes_away_during_the_run_is_one_line(tmp_path, mo
     assert stop.value.code == 2 and "console: ready" in printed.out
     assert printed.err.splitlines() == ["make chip: error: cannot write %s: No such file or "
                                         "directory" % (out / "bus.txt")]
+
+
+def _uf2(path, family, banner):
+    """A small UF2 of a given family whose firmware carries CircuitPython's banner."""
+    import folder2uf2
+    from tools import uf2
+    blocks = folder2uf2.image_blocks((b"\0" * 256 + banner.encode() + b"\0").ljust(8192, b"\0"),
+                                     uf2.XIP_BASE)
+    folder2uf2.write_uf2_blocks(str(path), blocks, family)
+    return str(path)
+
+
+@pytest.mark.parametrize("board,family,says", [
+    ("Raspberry Pi Pico 2 with rp2350a", 0xE48BFF59, "RP2350"),
+    ("Raspberry Pi Pico W with rp2040", 0xE48BFF56, "for the Raspberry Pi Pico W"),
+])
+def test_a_uf2_the_emulated_rp2040_cannot_run_is_refused_in_a_sentence(tmp_path, board,
+                                                                         family, says):
+    banner = "Adafruit CircuitPython 10.3.0 on 2026-11-30; " + board
+    _refused(_chip("--uf2", _uf2(tmp_path / "x.uf2", family, banner)), "--uf2", says)
+
+
+def test_a_file_that_is_no_uf2_is_refused_in_a_sentence(tmp_path):
+    notes = tmp_path / "notes.uf2"
+    notes.write_text("hello\n")
+    _refused(_chip("--uf2", str(notes)), "is not a UF2 file")
+    _refused(_chip("--uf2", str(tmp_path / "none.uf2")), "cannot read")

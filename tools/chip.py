@@ -1,17 +1,19 @@
 """make chip: the unchanged firmware on CircuitPython's own Pico image in an emulated RP2040.
 
-The CIRCUITPY tree is the one `make deploy` writes (code.py, the packages as CircuitPython
-.mpy, settings.toml, the SSD1306 library), packed as a FAT image at the flash offset
-CircuitPython mounts. rp2040js (npm, pinned in tools/chipjs/package-lock.json, installed on
-first use) runs the Pico image with it: the OLED is an SSD1306 answering on the I2C pins
+It boots one UF2, the file a classroom drags onto RPI-RP2: by default this tree's, as
+`make uf2` writes it (CircuitPython's Pico image and the CIRCUITPY drive exactly as
+`make deploy` writes it), or any Raspberry Pi Pico UF2 given with --uf2, checked first.
+rp2040js (npm, pinned in tools/chipjs/package-lock.json, installed on first use) runs it,
+wired as the drive's settings.toml says: the OLED is an SSD1306 answering on the I2C pins
 (bytes take their real bit times), the buttons are GPIO inputs with pull-ups, the piezo's
 PWM is read from its slice's registers, the console is USB CDC. The glass is decoded from
 the bus bytes by the desktop twin's own SSD1306 decoder.
 
     make chip ARGS="--script docs/screenshot.keys --png chip.png"
+    make chip ARGS="--uf2 dist/california-speed-VERSION-raspberry_pi_pico-cp10.uf2"
 
-Needs node and npm, and the toolchain files: CIRCUITPY_UF2 (raspberry_pi_pico.uf2),
-RP2040_BOOTROM (bootrom-b1.bin) and CIRCUITPY_MPY_CROSS (.ci/run sets all three).
+Needs node and npm, and RP2040_BOOTROM (bootrom-b1.bin); to build the tree's UF2 also
+CIRCUITPY_UF2 (raspberry_pi_pico.uf2) and CIRCUITPY_MPY_CROSS (.ci/run sets all three).
 Not modelled by the emulator: flash writes (nvm saves are lost), exact wait states, the
 ADC.
 """
@@ -38,18 +40,19 @@ def toolchain():
                  for v in ("CIRCUITPY_UF2", "RP2040_BOOTROM"))
 
 
-def missing():
-    """One line naming what the chip twin lacks here, or None when it can run."""
+def missing(own_uf2=False):
+    """One line naming what the chip twin lacks here, or None when it can run; own_uf2:
+    a UF2 is given, so nothing is needed to build one."""
     lacks = []
     for tool in ("node", "npm"):
         if shutil.which(tool) is None:
             lacks.append(tool)
     uf2, rom = toolchain()
-    if uf2 is None:
+    if uf2 is None and not own_uf2:
         lacks.append("CIRCUITPY_UF2 (CircuitPython's raspberry_pi_pico.uf2)")
     if rom is None:
         lacks.append("RP2040_BOOTROM (the RP2040's bootrom-b1.bin)")
-    if boardvm.mpy_cross() is None:
+    if boardvm.mpy_cross() is None and not own_uf2:
         lacks.append("CIRCUITPY_MPY_CROSS (CircuitPython's mpy-cross)")
     return "the chip twin needs " + ", ".join(lacks) if lacks else None
 
@@ -68,19 +71,54 @@ def _npm_ready():
         pass
 
 
-def build_image(dest, settings=None, change_tree=None):
-    """The CIRCUITPY tree (deploy's own output) under dest, with settings.toml values
-    replaced from settings and change_tree(tree) applied (a test breaks a file on
-    purpose), packed as a FAT image; returns (image path, settings)."""
-    from tools import drive, fatimage
-    tree = drive.write(os.path.join(dest, "CIRCUITPY"), version=drive.FIXED_VERSION,
-                       settings=settings, change=change_tree)
+def check_uf2(path):
+    """'' when the chip twin can boot the UF2 at path (a Raspberry Pi Pico's: RP2040, the
+    drive at 1 MB), else one sentence why not: rp2040js is an RP2040 without the Pico W's
+    radio, so neither a Pico 2 (RP2350) nor a Pico W image runs on it."""
+    from tools import uf2
+    try:
+        wrong = uf2.problems(path, uf2.board_facts("raspberry_pi_pico")[2])
+        if wrong:
+            return wrong[0]
+        family = uf2.family(path)
+        if family != uf2.board_facts("raspberry_pi_pico")[0]:
+            return ("%s is for the %s family; the chip twin is an RP2040 (a Raspberry Pi Pico)"
+                    % (path, uf2.FAMILIES.get(family, "0x%08x" % family)))
+        _, board = uf2.circuitpython_of(path)
+        if board is not None and board != uf2.BOARDS["raspberry_pi_pico"]:
+            return ("%s is for the %s; the chip twin is a Raspberry Pi Pico (no radio, the "
+                    "drive at 1 MB)" % (path, board))
+        if "code.py" not in uf2.drive_files(path):
+            return "%s carries no CIRCUITPY drive with a code.py" % path
+    except uf2.UF2Error as e:
+        return str(e)
+    return ""
+
+
+def settings_of(path):
+    """The settings.toml values on the drive a UF2 carries, over the firmware's defaults
+    (the chip is wired as they say)."""
+    import tomllib
+    from tools import uf2
     values = {s[0]: s[2] for s in pinmap.SETTINGS}
-    values.update(settings or {})
-    image = os.path.join(dest, "circuitpy.img")
-    with open(image, "wb") as f:
-        f.write(fatimage.build(tree))
-    return image, values
+    text = uf2.drive_files(path).get("settings.toml", b"").decode("utf-8", "replace")
+    try:
+        values.update(tomllib.loads(text))
+    except tomllib.TOMLDecodeError:
+        pass  # (the firmware falls back to its defaults too)
+    for key in ("CS_I2C_ADDRESS", "CS_I2C_HZ"):
+        if isinstance(values.get(key), str):
+            values[key] = int(values[key], 0)
+    return values
+
+
+def build_uf2(dest, settings=None, change_tree=None):
+    """This tree's one-file UF2 for the Pico, as `make uf2` writes it (tools/uf2.py), with
+    the fixed version the goldens are made with, settings.toml values from settings and
+    change_tree(tree) applied (a test breaks a file on purpose); returns its path."""
+    from tools import drive, uf2
+    return uf2.build(os.path.join(dest, "california-speed.uf2"), version=drive.FIXED_VERSION,
+                     settings=settings, change=change_tree)
 
 
 class ChipRun:
@@ -128,24 +166,30 @@ class ChipRun:
         return "\n".join(s for _, s in self.console)
 
 
-def run(script="", *, settings=None, display=True, after_ms=500, boot_ms=20000,
+def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_ms=20000,
         profile=False, usb=True, work=None, change_tree=None):
-    """Boot the Pico image and play a key script (make play's format, times from the first
-    full frame); returns a ChipRun. usb=False runs it with no USB host (on batteries): the
-    console is then not heard."""
+    """Boot a Pico's UF2 and play a key script (make play's format, times from the first
+    full frame); returns a ChipRun. uf2: the file (default: this tree's, made by
+    build_uf2 with settings and change_tree). usb=False runs it with no USB host (on
+    batteries): the console is then not heard."""
     from hardware.virtual.keypad import load_script
     from hardware.keymap import KEY_COUNT
     from tools.play import KEY_NAMES
-    problem = missing()
+    problem = missing(own_uf2=uf2 is not None)
     if problem:
         raise boardvm.ToolchainError(problem)
     _npm_ready()
-    uf2, rom = toolchain()
+    _, rom = toolchain()
     events = load_script(script, KEY_NAMES, MAX_MS, KEY_COUNT)
     with tempfile.TemporaryDirectory() as tmp:
-        image, values = build_image(work or tmp, settings, change_tree)
+        if uf2 is None:
+            uf2 = build_uf2(work or tmp, settings, change_tree)
+        problem = check_uf2(uf2)
+        if problem:
+            raise ValueError(problem)
+        values = settings_of(uf2)
         keys = [int(p[2:]) for p in config.key_pins(values)]
-        job = {"bootrom": rom, "uf2": uf2, "fat": image,
+        job = {"bootrom": rom, "uf2": os.path.abspath(uf2),
                "sda": int(values["CS_I2C_SDA"][2:]), "scl": int(values["CS_I2C_SCL"][2:]),
                "address": values["CS_I2C_ADDRESS"], "display": display,
                "keys": keys, "piezo": int(values["CS_PIEZO"][2:]),
@@ -477,8 +521,15 @@ def main(argv=None):
     ap.add_argument("--bus-log", metavar="FILE", type=output_file,
                     help="write every I2C write (ns, address, hex)")
     ap.add_argument("--no-display", action="store_true", help="nothing answers on the bus")
+    ap.add_argument("--uf2", metavar="FILE",
+                    help="boot this Raspberry Pi Pico UF2 (default: this tree's, as make uf2 "
+                         "writes it)")
     args = ap.parse_args(argv)
-    problem = missing()
+    if args.uf2:
+        problem = check_uf2(args.uf2)
+        if problem:
+            fail("make chip", "--uf2 " + problem)
+    problem = missing(own_uf2=bool(args.uf2))
     if problem:
         fail("make chip", problem)
     text = ""
@@ -486,8 +537,11 @@ def main(argv=None):
         text, why = read_text(args.script)
         if text is None:
             fail("make chip", why)
+    from tools.uf2 import UF2Error
     try:
-        r = run(text, display=not args.no_display, after_ms=args.after)
+        r = run(text, uf2=args.uf2, display=not args.no_display, after_ms=args.after)
+    except UF2Error as e:
+        fail("make chip", str(e))
     except ValueError as e:
         fail("make chip", "%s %s" % (args.script, e))
     for _, line in r.console:

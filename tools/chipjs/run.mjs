@@ -23,7 +23,8 @@ mcu.logger = { debug() {}, info() {}, warn() {}, error() {} };
 const rom = fs.readFileSync(job.bootrom);
 mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.byteLength >> 2));
 
-// The UF2: 512-byte blocks, each carrying up to 256 bytes for a flash address.
+// The one UF2 a classroom drags onto RPI-RP2 (CircuitPython's image and the CIRCUITPY
+// drive; tools/chip.py checked it): 512-byte blocks, each 256 bytes for a flash address.
 const uf2 = fs.readFileSync(job.uf2);
 for (let at = 0; at + 512 <= uf2.length; at += 512) {
   const b = uf2.subarray(at, at + 512);
@@ -31,7 +32,6 @@ for (let at = 0; at + 512 <= uf2.length; at += 512) {
   const target = b.readUInt32LE(12), size = b.readUInt32LE(16);
   mcu.flash.set(b.subarray(32, 32 + size), target - 0x10000000);
 }
-mcu.flash.set(fs.readFileSync(job.fat), 0x100000);  // CIRCUITPY
 if (job.nvm) mcu.flash.set(fs.readFileSync(job.nvm), 0x100000 - 4096);
 
 // CircuitPython reads BOOTSEL through the QSPI chip select (SIO GPIO_HI_IN bit 1), which
