@@ -47,6 +47,7 @@ from tools.boardcode import (MAX_VERSION, ROOT, VERSION_FILE, board_files, versi
 MPY_CROSS_ENV = "CIRCUITPY_MPY_CROSS"
 BOARD_MAJOR = 10  # the CircuitPython the firmware and its .mpy files are made for
 MANIFEST = ".california-speed.json"
+SOURCE_DATE_EPOCH = "SOURCE_DATE_EPOCH"  # a build's fixed time (see written_at)
 SETTINGS = "settings.toml"
 # The Adafruit libraries the firmware imports, each a module or a package in lib/.
 LIBRARIES = ("adafruit_displayio_ssd1306", "adafruit_display_text", "adafruit_ticks")
@@ -392,9 +393,20 @@ def load_manifest(drive, say):
     return files, bool(refused)
 
 
+def written_at():
+    """The manifest's "updated" time: now, or SOURCE_DATE_EPOCH's when that is a whole
+    number of seconds (the convention of reproducible builds: make bundle dates the drive
+    it zips by its commit, so that two builds of one commit are the same bytes)."""
+    epoch = os.environ.get(SOURCE_DATE_EPOCH, "")
+    try:
+        when = time.gmtime(int(epoch)) if epoch.isascii() and epoch.isdigit() else None
+    except (OverflowError, OSError, ValueError):  # beyond what the clock can say
+        when = None
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", when or time.gmtime())
+
+
 def save_manifest(drive, files, version):
-    doc = {"format": 1, "tool": "California Speed tools/deploy.py",
-           "updated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    doc = {"format": 1, "tool": "California Speed tools/deploy.py", "updated": written_at(),
            "boot_out": version, "files": dict(sorted(files.items()))}
     write_atomic(drive, MANIFEST, (json.dumps(doc, indent=1) + "\n").encode())
 
