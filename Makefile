@@ -59,3 +59,9 @@ nvm: $(STAMP)
 .PHONY: chip
 chip: $(STAMP)
 	@$(PY) -m tools.chip $(ARGS)
+
+# The Project Bundle: dist/california-speed-<version>-cp10-bundle.zip, the CIRCUITPY drive
+# that deploy writes under "CircuitPython 10.x/" with a README.txt (tools/bundle.py).
+.PHONY: bundle
+bundle: $(STAMP)
+	@$(PY) -m tools.bundle $(ARGS)
