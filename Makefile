@@ -65,3 +65,9 @@ chip: $(STAMP)
 .PHONY: uf2
 uf2: $(STAMP)
 	@$(PY) -m tools.uf2 $(ARGS)
+
+# The Project Bundle: dist/california-speed-<version>-cp10-bundle.zip, the CIRCUITPY drive
+# that deploy writes under "CircuitPython 10.x/" with a README.txt (tools/bundle.py).
+.PHONY: bundle
+bundle: $(STAMP)
+	@$(PY) -m tools.bundle $(ARGS)

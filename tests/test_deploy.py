@@ -633,3 +633,11 @@ def test_the_version_comes_from_git():
     tags = subprocess.run(["git", "-C", ROOT, "tag"], capture_output=True, text=True).stdout
     assert made.rstrip("+") in ([sha] + tags.split() if sha else ["dev"])
     assert boardcode.version(os.path.dirname(ROOT) + "/no-such-folder") == "dev"
+
+
+def test_a_build_dated_by_source_date_epoch_writes_that_date_in_the_manifest(run, drive,
+                                                                            monkeypatch):
+    monkeypatch.setenv(deploy.SOURCE_DATE_EPOCH, "1700000000")
+    assert run()[0] == 0
+    doc = json.loads((drive / deploy.MANIFEST).read_text())
+    assert doc["updated"] == "2023-11-14T22:13:20Z"

@@ -174,3 +174,11 @@ def test_the_checks_name_what_is_wrong_with_a_uf2(tmp_path, data, says):
     assert wrong and any(says in w for w in wrong), wrong
     path.write_bytes(_blocks(4))
     assert uf2.problems(str(path), 2 * 1024 * 1024) == []
+
+
+@NEEDS_MPY
+def test_one_commit_makes_the_same_file_every_time(tmp_path):
+    firmware = _firmware(tmp_path / "firmware.uf2", "raspberry_pi_pico")
+    one = uf2.build(str(tmp_path / "1.uf2"), firmware=firmware, version="t")
+    two = uf2.build(str(tmp_path / "2.uf2"), firmware=firmware, version="t")
+    assert open(one, "rb").read() == open(two, "rb").read()

@@ -49,11 +49,23 @@ def _git(root, *args):
     return p.stdout.strip() if p.returncode == 0 else ""
 
 
-def commit_time(root=ROOT):
-    """Seconds since 1970 of the commit root is at (2026-01-01 where there is none): the
-    time a build's files carry, so that one commit builds the same bytes."""
+SOURCE_DATE_EPOCH = "SOURCE_DATE_EPOCH"  # a build's fixed time (reproducible builds)
+NO_COMMIT_TIME = 1767225600  # 2026-01-01 UTC: the time of a build from no commit
+
+
+def build_time(root=ROOT):
+    """(seconds since 1970, where they come from) that a build's files carry, so that one
+    commit builds the same bytes: $SOURCE_DATE_EPOCH when it is set, else the time of the
+    commit root is at, else 2026-01-01. ValueError for a SOURCE_DATE_EPOCH that is no
+    whole number of seconds."""
+    epoch = os.environ.get(SOURCE_DATE_EPOCH)
+    if epoch is not None:
+        if not (epoch.isascii() and epoch.isdigit()):
+            raise ValueError("%s=%r is not a whole number of seconds since 1970"
+                             % (SOURCE_DATE_EPOCH, epoch))
+        return int(epoch), SOURCE_DATE_EPOCH
     when = _git(root, "log", "-1", "--format=%ct")
-    return int(when) if when.isdigit() else 1767225600
+    return (int(when), "the commit") if when.isdigit() else (NO_COMMIT_TIME, "no commit")
 
 
 def version(root=ROOT):

@@ -41,8 +41,8 @@ import sys
 import tempfile
 import time
 
-from tools.boardcode import (MAX_VERSION, ROOT, VERSION_FILE, board_files, version_source,
-                             version as build_version)
+from tools.boardcode import (MAX_VERSION, ROOT, SOURCE_DATE_EPOCH, VERSION_FILE, board_files,
+                             version_source, version as build_version)
 
 MPY_CROSS_ENV = "CIRCUITPY_MPY_CROSS"
 BOARD_MAJOR = 10  # the CircuitPython the firmware and its .mpy files are made for
@@ -392,13 +392,20 @@ def load_manifest(drive, say):
     return files, bool(refused)
 
 
+def written_at():
+    """The manifest's "updated" time: now, or SOURCE_DATE_EPOCH's when that is a whole
+    number of seconds (the convention of reproducible builds: make bundle dates the drive
+    it zips by its commit, so that two builds of one commit are the same bytes)."""
+    epoch = os.environ.get(SOURCE_DATE_EPOCH, "")
+    try:
+        when = time.gmtime(int(epoch)) if epoch.isascii() and epoch.isdigit() else None
+    except (OverflowError, OSError, ValueError):  # beyond what the clock can say
+        when = None
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", when or time.gmtime())
+
+
 def save_manifest(drive, files, version):
-    """The manifest, dated now (or SOURCE_DATE_EPOCH's time, for a build that is the same
-    every time)."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
-    when = time.gmtime(int(epoch)) if epoch.isdigit() else time.gmtime()
-    doc = {"format": 1, "tool": "California Speed tools/deploy.py",
-           "updated": time.strftime("%Y-%m-%dT%H:%M:%SZ", when),
+    doc = {"format": 1, "tool": "California Speed tools/deploy.py", "updated": written_at(),
            "boot_out": version, "files": dict(sorted(files.items()))}
     write_atomic(drive, MANIFEST, (json.dumps(doc, indent=1) + "\n").encode())
 

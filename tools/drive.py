@@ -68,7 +68,10 @@ def write(dest, *, version=None, use_mpy=True, settings=None, change=None, stamp
             code = deploy.main(args)
         os.remove(boot_out)
     if code != 0:
-        raise DriveError("deploy could not write the drive: %s" % said.getvalue().strip())
+        lines = [ln.strip() for ln in said.getvalue().splitlines() if ln.strip()]
+        errors = [ln.split("error: ", 1)[1] for ln in lines if "error: " in ln]
+        raise DriveError("deploy could not write the drive: %s"
+                         % ("; ".join(errors) or " ".join(lines[-1:])))
     if settings:
         settings_toml(dest, settings)
     if change is not None:
@@ -82,15 +85,16 @@ def _source_date(stamp):
     if stamp is None:
         yield
         return
-    old = os.environ.get("SOURCE_DATE_EPOCH")
-    os.environ["SOURCE_DATE_EPOCH"] = str(int(stamp))
+    from tools.boardcode import SOURCE_DATE_EPOCH
+    old = os.environ.get(SOURCE_DATE_EPOCH)
+    os.environ[SOURCE_DATE_EPOCH] = str(int(stamp))
     try:
         yield
     finally:
         if old is None:
-            del os.environ["SOURCE_DATE_EPOCH"]
+            del os.environ[SOURCE_DATE_EPOCH]
         else:
-            os.environ["SOURCE_DATE_EPOCH"] = old
+            os.environ[SOURCE_DATE_EPOCH] = old
 
 
 def files(tree):

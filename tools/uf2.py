@@ -277,7 +277,7 @@ def _stamp(version):
     number from its version, so that one tree and version pack to the same bytes."""
     import zlib
     from tools import boardcode
-    return boardcode.commit_time(), zlib.crc32(version.encode()) & 0xFFFFFFFF
+    return boardcode.build_time()[0], zlib.crc32(version.encode()) & 0xFFFFFFFF
 
 
 def pack(tree, firmware, board, out, stamp):
@@ -349,7 +349,7 @@ def main(argv=None):
     try:
         build(out, args.board, args.firmware, version,
               say=lambda text: print(text, file=sys.stderr))
-    except UF2Error as e:
+    except (UF2Error, ValueError) as e:  # (ValueError: a SOURCE_DATE_EPOCH that is no time)
         fail("make uf2", str(e))
     runs = touched(out)
     print("wrote %s: %d blocks (%d KB) for the %s; flash %s; the nvm sector is not touched"
