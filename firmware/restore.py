@@ -52,7 +52,8 @@ def decode_settings(settings: "Settings", payload: bytes) -> bool:
         _key, choices, _default = fields[i]
         if v < len(choices):
             settings.index[i] = v
-        else:
+            settings.language_chosen |= i == settings_mod._LANGUAGE
+        elif v != settings_mod.PRESET or i != settings_mod._LANGUAGE:
             settings.clamped.append(settings_mod.KEYS[i])
     return True
 
@@ -83,6 +84,7 @@ def _setting(settings: "Settings", e: bytes) -> None:
         _key, choices, _default = fields[i]
         if v < len(choices):
             settings.index[i] = v
+            settings.language_chosen |= i == settings_mod._LANGUAGE
 
 
 def _game(stats: "Stats", e: bytes) -> None:

@@ -12,6 +12,7 @@ from firmware import lang
 
 SETTINGS_KIND = 1
 _VERSION = 1
+PRESET = 255  # the record's LANGUAGE until one is chosen: settings.toml's CS_LANGUAGE
 
 # key, choices, default choice. What each is called, and each choice, in the chosen
 # language: FIELDS in firmware/lang_en.py (and the others), in this order.
@@ -44,6 +45,7 @@ class Settings:
     def __init__(self, language: str = "en") -> None:
         """language: the LANGUAGE until one is chosen (settings.toml's CS_LANGUAGE)."""
         self.preset = lang.CODES.index(language) if language in lang.CODES else 0
+        self.language_chosen = False  # on the handheld (else the preset is spoken)
         self.index = bytearray(len(FIELDS))
         self.clamped = []  # type: list[str]  # keys whose stored value was out of range (reset to default)
         self.reset()
@@ -70,6 +72,7 @@ class Settings:
             _key, _choices, default = FIELDS[i]
             self.index[i] = default
         self.index[_LANGUAGE] = self.preset
+        self.language_chosen = False
         self.clamped = []
 
     def value(self, key: str) -> int:
@@ -97,11 +100,13 @@ class Settings:
         i = KEYS.index(key)
         _key, choices, _default = FIELDS[i]
         self.index[i] = choices.index(value)
+        self.language_chosen |= i == _LANGUAGE
 
     def step(self, i: int, delta: int) -> None:
         """Move setting number i to the next (+1) or previous (-1) choice, wrapping."""
         _key, choices, _default = FIELDS[i]
         self.index[i] = (self.index[i] + delta) % len(choices)
+        self.language_chosen |= i == _LANGUAGE
 
     def rules(self) -> Rules:
         """The engine Rules these settings ask for."""
@@ -121,5 +126,8 @@ class Settings:
         return new != i
 
     def encode(self) -> bytes:
-        """The record payload."""
-        return bytes((_VERSION,)) + bytes(self.index)
+        """The record payload (LANGUAGE as PRESET until one is chosen on the handheld)."""
+        out = bytearray((_VERSION,)) + self.index
+        if not self.language_chosen:
+            out[1 + _LANGUAGE] = PRESET
+        return bytes(out)

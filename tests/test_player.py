@@ -125,3 +125,24 @@ def test_the_self_test_says_which_version_runs():
     h.run_until(screen="selftest")
     runtime = "%s %d.%d.%d" % ((sys.implementation.name.upper(),) + sys.version_info[:3])
     assert h.text(7) == "DEV  " + runtime  # the repo's own version.py (the font is capitals)
+
+
+def test_settings_toml_presets_the_language_until_one_is_chosen_on_the_handheld(tmp_path):
+    from firmware import lang_fr, lang_pt, settings
+    sound, language = settings.KEYS.index("sound"), settings.KEYS.index("language")
+    nvm = str(tmp_path / "nvm.bin")
+    h = Hand(nvm=nvm, settings={"CS_LANGUAGE": "fr"})
+    h.run_until(BOOTED)
+    h.choose(lang_fr.MAIN[3])  # RÉGLAGES
+    h.choose(lang_fr.FIELDS[sound][0])  # another setting changes, and is saved
+    h.tap("MENU")
+    again = Hand(nvm=nvm, settings={"CS_LANGUAGE": "pt"})  # the class presets Portuguese
+    again.run_until(BOOTED)
+    assert again.text(1) == "\u2192" + lang_pt.MAIN[0]  # the preset still speaks
+    again.choose(lang_pt.MAIN[3])
+    assert _value(again, lang_pt.FIELDS[sound][0]) == lang_pt.FIELDS[sound][1][1]  # kept
+    again.choose(lang_pt.FIELDS[language][0])  # LANGUAGE chosen on the handheld: English
+    again.tap("MENU")  # saved; the handheld starts afresh in it
+    last = Hand(nvm=nvm, settings={"CS_LANGUAGE": "fr"})
+    last.run_until(BOOTED)
+    assert last.text(1) == "\u21922 PLAYERS"  # the handheld's choice wins from now on
