@@ -182,3 +182,11 @@ def test_one_commit_makes_the_same_file_every_time(tmp_path):
     one = uf2.build(str(tmp_path / "1.uf2"), firmware=firmware, version="t")
     two = uf2.build(str(tmp_path / "2.uf2"), firmware=firmware, version="t")
     assert open(one, "rb").read() == open(two, "rb").read()
+
+
+def test_without_folder2uf2_make_uf2_says_how_to_get_it(tmp_path):
+    (tmp_path / "folder2uf2.py").write_text("raise ImportError('not here')\n")  # hides it
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    r = subprocess.run([sys.executable, "-m", "tools.uf2", "--out", str(tmp_path / "x.uf2")],
+                       cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
+    _refused(r, "folder2uf2 is not installed", "requirements.txt")

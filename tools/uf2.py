@@ -1,17 +1,17 @@
-"""make uf2: the handheld as one file for a classroom: hold BOOTSEL, plug the Pico in, drag
-the file onto RPI-RP2.
+"""make uf2: the handheld as one UF2 file, for a classroom to drag onto a Pico's RPI-RP2.
 
     python -m tools.uf2                                  # Pico, firmware from $CIRCUITPY_UF2
     python -m tools.uf2 --board raspberry_pi_pico_w --firmware adafruit-circuitpython-....uf2
 
 One UF2 holds CircuitPython's own image for the board and the CIRCUITPY drive exactly as
-`make deploy` writes it (tools/drive.py), packed by PyPI's folder2uf2 (its FAT image and
-its --combine). It writes no block into the nvm sector just below the drive, so the
-handheld's settings and statistics survive a re-flash; every file on CIRCUITPY is
-replaced. check() reads any UF2 back: magic numbers, one family, blocks numbered 0..n-1
-with one count, 256-byte payloads, ascending addresses, and which flash it touches.
+`make deploy` writes it (tools/drive.py), packed by PyPI's folder2uf2 (its FAT image, and
+its numbering of the firmware's blocks and the drive's as one file). A person holds
+BOOTSEL, plugs the Pico in and drags the file onto RPI-RP2. It writes no block into the
+nvm sector just below the drive, so the handheld's settings and statistics survive a
+re-flash; every file on CIRCUITPY is replaced. problems() reads any UF2 back: magic
+numbers, one family, blocks numbered 0..n-1 with one count, 256-byte payloads, ascending
+addresses inside the flash; touched() says which flash it writes.
 """
-import argparse
 import os
 import re
 import shutil
@@ -46,10 +46,19 @@ class UF2Error(Exception):
     """A UF2 could not be made or is not right; the message is one sentence."""
 
 
+def _folder2uf2():
+    """PyPI's folder2uf2 (pinned in requirements.txt), or UF2Error saying how to get it."""
+    try:
+        import folder2uf2
+    except ImportError:
+        raise UF2Error("folder2uf2 is not installed: make uf2 sets it up from requirements.txt "
+                       "(or pip install folder2uf2==0.1.2)") from None
+    return folder2uf2
+
+
 def board_facts(board):
     """(family id, CIRCUITPY's offset in flash, flash size) of a board in BOARDS."""
-    import folder2uf2
-    return folder2uf2.BOARDS[board]
+    return _folder2uf2().BOARDS[board]
 
 
 def blocks(path):
@@ -284,7 +293,7 @@ def pack(tree, firmware, board, out, stamp):
     """folder2uf2's FAT image of tree for the board's CIRCUITPY, behind the firmware's own
     blocks, as one UF2 numbered over the whole file (its --combine). stamp: (time of every
     file, volume serial number), for the same bytes every time."""
-    import folder2uf2
+    folder2uf2 = _folder2uf2()
     wrong = name_problems(tree)
     if wrong:
         raise UF2Error(wrong[0])
@@ -323,7 +332,6 @@ def nvm_problems(path, board):
 
 def _parser():
     ap = Parser(prog="make uf2", description=__doc__.splitlines()[0],
-                formatter_class=argparse.RawDescriptionHelpFormatter,
                 epilog="Boards: %s. The Pico's firmware is $CIRCUITPY_UF2 unless --firmware "
                        "names one; the others need --firmware. Writes dist/california-speed-"
                        "VERSION-BOARD-cp%d.uf2 unless --out names a file."
