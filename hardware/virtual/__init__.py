@@ -21,6 +21,10 @@ with contextlib.redirect_stdout(io.StringIO()):
     # Blinka's board detection prints a note that a PC is not a supported board.
     import microcontroller  # noqa: F401
     import displayio
+# Blinka refreshes displays from a thread of its own; the handheld's never refresh by
+# themselves (auto_refresh=False, as on the board), and the thread can meet a display
+# half made (Blinka lists it before its __init__ has run: AttributeError '_auto_refresh').
+displayio._stop_background()
 
 from engine.rng import SEED_MAX
 from engine.ticks import TICKS_MAX, ticks_add, ticks_diff
