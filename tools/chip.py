@@ -95,13 +95,47 @@ def check_uf2(path):
     return ""
 
 
+FLASH_BYTES = 2 * 1024 * 1024  # the Pico's W25Q16JV
+
+
+def _boot2_crc(data):
+    """The CRC the boot ROM checks at the end of boot stage 2 (the flash's first 256
+    bytes): CRC-32 with polynomial 0x04C11DB7, not reflected, from 0xFFFFFFFF."""
+    crc = 0xFFFFFFFF
+    for b in data:
+        crc ^= b << 24
+        for _ in range(8):
+            crc = (crc << 1 ^ 0x04C11DB7 if crc & 0x80000000 else crc << 1) & 0xFFFFFFFF
+    return crc
+
+
+def looks_like_flash(data):
+    """True for a Pico's whole flash: erased where boot stage 2 goes, or a boot stage 2
+    that the boot ROM would run (its CRC right)."""
+    boot2 = data[:256]
+    return boot2 == b"\xff" * 256 or _boot2_crc(boot2[:252]) == int.from_bytes(boot2[252:],
+                                                                               "little")
+
+
+def flash_problem(path):
+    """'' when path can be the chip's whole flash (absent or empty: an erased chip, or
+    2 MB that a Pico boots), else one line; another file is never written."""
+    from hardware.virtual import kept_file_problem
+    return kept_file_problem(path, FLASH_BYTES, "a Pico's flash", "a Pico's flash",
+                             looks_like_flash)
+
+
 def settings_of(path):
-    """The settings.toml values on the drive a UF2 carries, over the firmware's defaults
-    (the chip is wired as they say)."""
+    """The settings.toml values on the drive a UF2 (or a whole flash) carries, over the
+    firmware's defaults (the chip is wired as they say)."""
     import tomllib
     from tools import uf2
     values = {s[0]: s[2] for s in pinmap.SETTINGS}
-    text = uf2.drive_files(path).get("settings.toml", b"").decode("utf-8", "replace")
+    try:
+        files = uf2.drive_files(path)
+    except uf2.UF2Error:  # (a flash, not a UF2; or no drive)
+        files = uf2.image_files(_flash_drive(path)) if os.path.getsize(path) else {}
+    text = files.get("settings.toml", b"").decode("utf-8", "replace")
     try:
         values.update(tomllib.loads(text))
     except tomllib.TOMLDecodeError:
@@ -110,6 +144,15 @@ def settings_of(path):
         if isinstance(values.get(key), str):
             values[key] = int(values[key], 0)
     return values
+
+
+def _flash_drive(path):
+    """CIRCUITPY's bytes in a whole flash file (the Pico's drive: 1 MB from 0x100000)."""
+    from tools import uf2
+    _, offset, size = uf2.board_facts("raspberry_pi_pico")
+    with open(path, "rb") as f:
+        f.seek(offset)
+        return f.read(size - offset)
 
 
 def build_uf2(dest, settings=None, change_tree=None):
@@ -129,6 +172,7 @@ class ChipRun:
         self.console, self.i2c, self.keys, self.pwm = [], [], [], []
         self.t0 = None
         self.feeds, self.pcs, self.end, self.why = [], {}, 0, ""
+        self.flash_counts, self.flash_log = {}, []  # the flash chip's commands (flash.mjs)
         for ln in lines:
             e = json.loads(ln)
             k = e["k"]
@@ -147,6 +191,8 @@ class ChipRun:
             elif k == "pc":
                 self.pcs = {kind: {int(a): n for a, n in e[kind].items()}
                             for kind in ("refresh", "big", "other")}
+            elif k == "flash":
+                self.flash_counts, self.flash_log = e["counts"], e["log"]
             elif k == "end":
                 self.end, self.why = e["t"], e["why"]
         self.address, self.width, self.height = address, width, height
@@ -167,29 +213,37 @@ class ChipRun:
 
 
 def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_ms=20000,
-        profile=False, usb=True, work=None, change_tree=None):
+        profile=False, usb=True, work=None, change_tree=None, flash=None, flash_out=None,
+        flash_timing="typ", reflash=True):
     """Boot a Pico's UF2 and play a key script (make play's format, times from the first
     full frame); returns a ChipRun. uf2: the file (default: this tree's, made by
     build_uf2 with settings and change_tree). usb=False runs it with no USB host (on
-    batteries): the console is then not heard."""
+    batteries): the console is then not heard. flash: a 2 MB flash image to start from
+    (a board switched off and on again), the UF2 written over it as the boot ROM writes a
+    file dragged onto RPI-RP2 unless reflash is False; flash_out: where the flash goes at
+    the end; flash_timing: the flash chip's busy times, "typ" or "max" (W25Q16JV)."""
     from hardware.virtual.keypad import load_script
     from hardware.keymap import KEY_COUNT
     from tools.play import KEY_NAMES
-    problem = missing(own_uf2=uf2 is not None)
+    as_it_is = bool(flash) and not reflash  # boot what the flash holds
+    problem = missing(own_uf2=uf2 is not None or as_it_is)
     if problem:
         raise boardvm.ToolchainError(problem)
     _npm_ready()
     _, rom = toolchain()
     events = load_script(script, KEY_NAMES, MAX_MS, KEY_COUNT)
     with tempfile.TemporaryDirectory() as tmp:
-        if uf2 is None:
+        if uf2 is None and not as_it_is:
             uf2 = build_uf2(work or tmp, settings, change_tree)
-        problem = check_uf2(uf2)
+        problem = check_uf2(uf2) if not as_it_is else ""
         if problem:
             raise ValueError(problem)
-        values = settings_of(uf2)
+        values = settings_of(flash if as_it_is else uf2)
         keys = [int(p[2:]) for p in config.key_pins(values)]
-        job = {"bootrom": rom, "uf2": os.path.abspath(uf2),
+        job = {"bootrom": rom, "uf2": None if as_it_is else os.path.abspath(uf2),
+               "flash": os.path.abspath(flash) if flash else None,
+               "flash_out": os.path.abspath(flash_out) if flash_out else None,
+               "flash_timing": flash_timing,
                "sda": int(values["CS_I2C_SDA"][2:]), "scl": int(values["CS_I2C_SCL"][2:]),
                "address": values["CS_I2C_ADDRESS"], "display": display,
                "keys": keys, "piezo": int(values["CS_PIEZO"][2:]),
@@ -524,12 +578,26 @@ def main(argv=None):
     ap.add_argument("--uf2", metavar="FILE",
                     help="boot this Raspberry Pi Pico UF2 (default: this tree's, as make uf2 "
                          "writes it)")
+    ap.add_argument("--flash", metavar="FILE",
+                    help="the chip's whole 2 MB flash: read at the start (a new file: an erased "
+                         "chip), written back at the end, so the board can be switched off and "
+                         "on again; with --uf2 the file is flashed over it, as a file dragged "
+                         "onto RPI-RP2, and without, it boots what the flash holds")
+    ap.add_argument("--flash-timing", choices=("typ", "max"), default="typ",
+                    help="the flash chip's busy times: the W25Q16JV's typical (default) or "
+                         "maximum")
     args = ap.parse_args(argv)
+    if args.flash:
+        problem = flash_problem(args.flash)
+        if problem:
+            fail("make chip", "--flash " + problem)
+    fresh = bool(args.flash) and (not os.path.exists(args.flash)
+                                  or os.path.getsize(args.flash) == 0)
     if args.uf2:
         problem = check_uf2(args.uf2)
         if problem:
             fail("make chip", "--uf2 " + problem)
-    problem = missing(own_uf2=bool(args.uf2))
+    problem = missing(own_uf2=bool(args.uf2) or (bool(args.flash) and not fresh))
     if problem:
         fail("make chip", problem)
     text = ""
@@ -538,12 +606,22 @@ def main(argv=None):
         if text is None:
             fail("make chip", why)
     from tools.uf2 import UF2Error
+    keep = args.flash + ".chip-tmp" if args.flash else None  # the flash at the end
     try:
-        r = run(text, uf2=args.uf2, display=not args.no_display, after_ms=args.after)
+        r = run(text, uf2=args.uf2, display=not args.no_display, after_ms=args.after,
+                flash=args.flash if args.flash and not fresh else None,
+                reflash=bool(args.uf2) or fresh or not args.flash, flash_out=keep,
+                flash_timing=args.flash_timing)
+        if keep:
+            os.replace(keep, os.path.realpath(args.flash))  # (a link is followed)
+            print("flash                         %s (2 MB, written back)" % args.flash)
     except UF2Error as e:
         fail("make chip", str(e))
     except ValueError as e:
         fail("make chip", "%s %s" % (args.script, e))
+    finally:
+        if keep and os.path.exists(keep):
+            os.remove(keep)
     for _, line in r.console:
         if line:
             print("console: " + line)

@@ -151,8 +151,15 @@ def drive_image(path, board="raspberry_pi_pico"):
 def drive_files(path, board="raspberry_pi_pico"):
     """{path: bytes} of every file on the CIRCUITPY drive a UF2 carries for a board, read
     back from its FAT image by pyfatfs (an implementation other than folder2uf2's)."""
+    return image_files(drive_image(path, board))
+
+
+def image_files(image):
+    """{path: bytes} of every file in a CIRCUITPY FAT image, read by pyfatfs; {} for an
+    image that holds no FAT volume (an erased drive)."""
     from pyfatfs.PyFatFS import PyFatFS
-    image = drive_image(path, board)
+    if image[510:512] != b"\x55\xaa":
+        return {}
     with tempfile.TemporaryDirectory() as tmp:
         img = os.path.join(tmp, "circuitpy.img")
         with open(img, "wb") as f:

@@ -82,6 +82,30 @@ class Buzzer:
             del self.log[0]
 
 
+def program(flash, addr, data):
+    """A page program on a NOR flash: each byte ANDs into the array (bits can only be
+    cleared), wrapping within its 256-byte page. The chip twin's flash chip does the same
+    (tools/chipjs/flash.mjs); tests/flash_vectors.json keeps the two equal."""
+    page = addr & ~0xFF
+    for i, b in enumerate(data):
+        flash[page + ((addr + i) & 0xFF)] &= b
+
+
+def program_all(flash, addr, data):
+    """Program data from addr on, a page program for each page it falls in."""
+    at = 0
+    while at < len(data):
+        n = min(len(data) - at, 256 - (addr + at) % 256)
+        program(flash, addr + at, data[at:at + n])
+        at += n
+
+
+def erase(flash, addr, size):
+    """An erase of the size-byte sector or block addr falls in: every byte reads 0xFF."""
+    start = addr - addr % size
+    flash[start:start + size] = b"\xff" * size
+
+
 class PowerCut(Exception):
     """A simulated power cut (Flash.cut_power_after) interrupted an nvm write."""
 
@@ -136,20 +160,20 @@ class NVM:
                 cut = self._erase_part(*cut)
             else:
                 cut, self._cut_after = None, cut
+        powered = cut is None
+        image = bytearray(self._data)  # (CircuitPython's nvm: the sector as it is to be)
+        image[start:stop] = value
         if cut is None:
-            self._data[start:stop] = value
-        elif cut < 0:
+            cut = len(image) if needs_erase else stop - start
+        if cut < 0:
             pass  # stopped in the erase
-        elif needs_erase:
-            image = bytearray(self._data)
-            image[start:stop] = value
-            self._data[:] = b"\xff" * len(self._data)
-            self._data[0:cut] = image[0:cut]
-        else:
-            cut = min(cut, stop - start)
-            self._data[start:start + cut] = value[0:cut]
+        elif needs_erase:  # the sector erased, then programmed from its start
+            erase(self._data, 0, len(self._data))
+            program_all(self._data, 0, image[0:cut])
+        else:  # its bytes were erased: programmed as they are, no erase
+            program_all(self._data, start, value[0:min(cut, stop - start)])
         self._save()
-        if cut is not None:
+        if not powered:
             raise PowerCut("power cut during an nvm write")
 
     def _erase_part(self, fraction, seed):
@@ -261,6 +285,15 @@ def memory_file_problem(path, size=NVM_SIZE):
     regular file (or a link to one) that is absent, empty, or a memory already (size
     bytes: a log's first record, 0xA5 first, or all erased) is taken, so that no other
     file is ever overwritten. The folder must exist."""
+    return kept_file_problem(path, size, "a handheld's memory", "saved settings",
+                             lambda data: data[0] == 0xA5 or data == b"\xff" * size)
+
+
+def kept_file_problem(path, size, what, contents, looks_right):
+    """Why the file at path cannot be read and written back as `what` ('' when it can):
+    it must be a regular file (or a link to one) that is absent (its folder there), empty,
+    or size bytes that looks_right(data) takes; anything else (another file, a device, a
+    pipe, a folder) is left as it is. `contents` names what such a file holds."""
     real = os.path.realpath(path)
     try:
         st = os.stat(real)
@@ -282,10 +315,10 @@ def memory_file_problem(path, size=NVM_SIZE):
             head = f.read(size + 1)
     except OSError as e:
         return "%s: %s" % (path, e.strerror or e)
-    if len(head) != size or (head[0] != 0xA5 and head != b"\xff" * size):
-        what = "%d bytes" % st.st_size if st.st_size != size else "no saved settings"
-        return ("%s is not a handheld's memory (%s; a memory is %d bytes of saved settings); "
-                "it is left as it is: give a new file" % (path, what, size))
+    if len(head) != size or not looks_right(head):
+        found = "%d bytes" % st.st_size if st.st_size != size else "no " + contents
+        return ("%s is not %s (%s; one is %d bytes of %s); it is left as it is: give a new "
+                "file" % (path, what, found, size, contents))
     return ""
 
 

@@ -10,9 +10,11 @@
 //   {"k":"pc","refresh":{addr:n},"big":..,"other":..}  cycles by program counter in
 //        passes that sent 1..256 I2C bytes, more, or none; sampled every 16 instructions
 //        (-1: asleep)
+//   {"k":"flash","counts":{...},"log":[...]}       the flash chip's commands (flash.mjs)
 //   {"k":"end","t":ns,"why":text}
 import fs from 'node:fs';
 import { RP2040, USBCDC, GPIOPinState } from 'rp2040js';
+import { FLASH_BYTES, FlashChip, applyErase, wire } from './flash.mjs';
 
 const job = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
@@ -23,14 +25,22 @@ mcu.logger = { debug() {}, info() {}, warn() {}, error() {} };
 const rom = fs.readFileSync(job.bootrom);
 mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.byteLength >> 2));
 
+// The flash: the whole 2 MB from job.flash (a board switched off and on again), else erased.
+if (job.flash) mcu.flash.set(fs.readFileSync(job.flash).subarray(0, FLASH_BYTES), 0);
 // The one UF2 a classroom drags onto RPI-RP2 (CircuitPython's image and the CIRCUITPY
-// drive; tools/chip.py checked it): 512-byte blocks, each 256 bytes for a flash address.
-const uf2 = fs.readFileSync(job.uf2);
-for (let at = 0; at + 512 <= uf2.length; at += 512) {
-  const b = uf2.subarray(at, at + 512);
-  if (b.readUInt32LE(0) !== 0x0a324655 || b.readUInt32LE(4) !== 0x9e5d5157) continue;
-  const target = b.readUInt32LE(12), size = b.readUInt32LE(16);
-  mcu.flash.set(b.subarray(32, 32 + size), target - 0x10000000);
+// drive; tools/chip.py checked it): 512-byte blocks, each 256 bytes for a flash address,
+// written as the boot ROM writes a file dragged onto RPI-RP2: each 4 KB sector a block
+// falls in is erased, then programmed. Sectors no block falls in keep what they held.
+if (job.uf2) {
+  const uf2 = fs.readFileSync(job.uf2), erased = new Set();
+  for (let at = 0; at + 512 <= uf2.length; at += 512) {
+    const b = uf2.subarray(at, at + 512);
+    if (b.readUInt32LE(0) !== 0x0a324655 || b.readUInt32LE(4) !== 0x9e5d5157) continue;
+    const offset = b.readUInt32LE(12) - 0x10000000, size = b.readUInt32LE(16);
+    const sector = offset & ~0xfff;
+    if (!erased.has(sector)) { erased.add(sector); applyErase(mcu.flash, sector, 4096); }
+    mcu.flash.set(b.subarray(32, 32 + size), offset);
+  }
 }
 if (job.nvm) mcu.flash.set(fs.readFileSync(job.nvm), 0x100000 - 4096);
 
@@ -39,6 +49,10 @@ if (job.nvm) mcu.flash.set(fs.readFileSync(job.nvm), 0x100000 - 4096);
 const sioRead = mcu.sio.readUint32.bind(mcu.sio);
 mcu.sio.readUint32 = (offset) => (offset === 0x008 ? sioRead(offset) | 2 : sioRead(offset));
 const clock = mcu.clock;
+
+// ---- the flash chip on the SSI: program and erase change the array (tools/chipjs/flash.mjs)
+const flashChip = new FlashChip(mcu.flash, clock, job.flash_timing || 'typ');
+wire(mcu, flashChip);
 
 // ---- the console: a USB host that opens the CDC serial port
 // (job.usb false: no host, as a handheld on batteries; the console is then not heard)
@@ -226,6 +240,8 @@ while (!done) {
   if ((n++ & 4095) === 0) pwmState();
 }
 out({ k: 'feed', t: feeds });
+out({ k: 'flash', counts: flashChip.counts, log: flashChip.log });
+if (job.flash_out) fs.writeFileSync(job.flash_out, mcu.flash.subarray(0, FLASH_BYTES));
 if (profile) out({ k: 'pc', refresh: Object.fromEntries(hist.refresh),
                    big: Object.fromEntries(hist.big), other: Object.fromEntries(hist.other) });
 out({ k: 'end', t: clock.nanos, why: done });
