@@ -3,6 +3,8 @@
 unchanged firmware; keys arrive as GPIO edges, the glass is decoded from the I2C bytes.
 Its glass must equal the desktop twin's, step by step. Skipped, with one counted reason,
 where node or the toolchain files are missing (.ci/run provides them)."""
+import os
+import os
 import re
 
 import pytest
@@ -37,13 +39,15 @@ def booted(flashed):
 
 
 @pytest.fixture(scope="module")
-def played(booted, flashed):
+def played(booted, flashed, tmp_path_factory):
     """The match, pressed by GPIO with no USB host (as on batteries): 50 covers, over the
-    end of a game and the deal of the next."""
+    end of a game and the deal of the next. The flash it leaves is run.flash_file."""
     seed = _seed(booted)
     script, checks, counts = chip.match_script(seed, covers=50)
-    run = chip.run(script, uf2=flashed, usb=False, after_ms=checks[-1] - max(
+    after = str(tmp_path_factory.mktemp("played") / "flash.bin")
+    run = chip.run(script, uf2=flashed, usb=False, flash_out=after, after_ms=checks[-1] - max(
         int(line.split()[0]) for line in script.splitlines()) + 100)
+    run.flash_file = after
     return run, seed, script, checks, counts
 
 
@@ -182,3 +186,70 @@ def test_a_broken_glyph_kit_shows_the_error_screen_as_the_board_vm_draws_it(tmp_
     vm = boardvm.run(tree, script="3000 shot error\n3100 end\n", heap="256K", max_boots=5)
     want = vm.shots["error"]
     assert got == want, _diff(got, want)
+
+
+# ---- the memory on CircuitPython's own nvm path, the flash chip's commands counted ----
+
+@pytest.fixture(scope="module")
+def memory(tmp_path_factory):
+    """A Pico flashed and booted, its memory nearly full (tools/chipnvm.py): LOCKOUT changed
+    by GPIO and saved, then the settings page opened again (its compaction)."""
+    from tools import chipnvm
+    work = str(tmp_path_factory.mktemp("memory"))
+    start, games = chipnvm.first_flash(work)
+    after = os.path.join(work, "after.bin")
+    run = chip.run(chipnvm.CHANGE, flash=start, reflash=False, flash_out=after,
+                   after_ms=600)
+    return work, start, after, run, games
+
+
+def test_a_save_is_page_programs_and_a_compaction_is_one_erase(memory):
+    from tools import chipnvm
+    _, _, _, run, _ = memory
+    cmds = [e["cmd"] for e in chipnvm.nvm_commands(run)]
+    # the setting's save: a write enable and a page program, no erase; then the compaction:
+    # one sector erase, and the sector's 16 pages programmed again; nothing else
+    assert cmds == ["wren", "program", "wren", "erase"] + ["wren", "program"] * 16, cmds
+    erase = [e for e in chipnvm.nvm_commands(run) if e["cmd"] == "erase"][0]
+    assert (erase["addr"], erase["bytes"]) == (chipnvm.NVM_START, 4096)
+
+
+def test_a_setting_saved_by_gpio_survives_a_power_cycle_and_a_reflash(memory, flashed):
+    from tools import chipnvm
+    _, _, after, _, games = memory
+    assert chipnvm.read_back(after)[:2] == (chipnvm.SAVED_LOCKOUT, str(games))
+    # the one-file UF2 dragged onto RPI-RP2 again, over the used flash
+    assert chipnvm.read_back(after, uf2=flashed)[:2] == (chipnvm.SAVED_LOCKOUT, str(games))
+
+
+def test_the_statistics_after_a_match_survive_and_were_saved_without_an_erase(played):
+    from tools import chipnvm
+    run = played[0]
+    cmds = [e["cmd"] for e in chipnvm.nvm_commands(run)]
+    assert "program" in cmds and "erase" not in cmds, cmds
+    lockout, games, _ = chipnvm.read_back(run.flash_file)
+    assert lockout == chipnvm.DEFAULT_LOCKOUT and int(games) >= 1
+
+
+def test_power_cuts_in_a_save_and_a_compaction_lose_nothing_but_in_the_window(memory):
+    """A sample of the cut points (make chipnvm cuts at all of them): a save loses
+    nothing; a compaction's cut from its erase until the records are programmed again
+    returns the defaults; nothing else is ever read."""
+    from tools import chipnvm
+    work, start, _, run, games = memory
+    with open(start, "rb") as f:
+        first = f.read()
+    log = chipnvm.nvm_commands(run)
+    got = {}
+    for name, i, f in chipnvm.sample(log):
+        path = os.path.join(work, "cut.bin")
+        with open(path, "wb") as out:
+            out.write(chipnvm.flash_at(first, run.flash_log, log[i], f))
+        got[(i, name)] = chipnvm.outcome(chipnvm.read_back(path), games)[:2]
+    assert set(got.values()) <= {("before", "kept"), ("saved", "kept"),
+                                 ("default", "default")}, got
+    save, erase = 1, 3
+    assert got[(save - 1, "wren")] == got[(save, "program 0%")] == ("before", "kept")
+    assert got[(save, "program 100%")] == got[(erase, "erase 0%")] == ("saved", "kept")
+    assert got[(erase, "erase 100%")] == ("default", "default")
+    assert got[(len(log) - 1, "program 100%")] == ("saved", "kept")

@@ -1,0 +1,285 @@
+"""make chipnvm: the handheld's memory on the chip twin, CircuitPython's own nvm path on its
+flash chip (tools/chipjs/flash.mjs): what a save and a compaction send to the flash, and
+what the next boot reads after a power cut at every step of them.
+
+One run on the emulated Pico: the memory nearly full, LOCKOUT changed on the settings page
+and saved (a page program), then the settings page opened again, which compacts the log
+(the sector's one erase and its pages programmed again). The flash commands it logged give
+the flash at any instant, so the run is made once and each cut point costs one boot: the
+flash as the power left it, booted, its settings and statistics pages read off the glass.
+A cut is made at each command that changes the flash's state (write enable, page program,
+erase; not the status reads between them) and at fractions of each program and erase, as
+`make nvm` models them for the desktop's stand-in: a page programmed part way has its first
+bytes programmed, an erase part way has each programmed bit read 1 with that probability.
+
+    make chipnvm                  the whole sweep (a boot a cut point: about 15 minutes)
+    make chipnvm ARGS="--write"   ... and its table into docs/NVM.md
+"""
+import os
+import random
+import re
+import shutil
+import sys
+import tempfile
+
+from tools import chip
+from tools.cli import Parser
+
+NVM_START, NVM_END = 0xFF000, 0x100000  # the Pico's nvm sector, offsets in flash
+PAGE = 256
+PRESET_LOCKOUT, SAVED_LOCKOUT = "200 MS", "800 MS"  # before and after the run's save
+DEFAULT_LOCKOUT = "400 MS"
+PROGRAM_AT = (0.0, 0.5, 1.0)  # the fractions of a page program the sweep cuts at
+ERASE_AT = (0.0, 0.001, 0.01, 0.1, 0.5, 1.0)  # ... of an erase
+
+# Times from the first full frame: the settings page, LOCKOUT to its next value, back
+# (saved), the settings page again (the compaction), back.
+CHANGE = ("400 A1 tap\n700 A1 tap\n1000 A1 tap\n1300 A3 tap\n1600 A1 tap\n1900 A1 tap\n"
+          "2200 A3 tap\n2500 MENU tap\n2800 A3 tap\n3400 MENU tap\n")
+# After a boot: the settings page (read at 1600 ms), back, the statistics page (at 2600).
+READ = "400 A1 tap\n700 A1 tap\n1000 A1 tap\n1300 A3 tap\n1700 MENU tap\n2000 A1 tap\n" \
+       "2300 A3 tap\n"
+
+
+def prepared_memory():
+    """(the nvm sector of a handheld that has played, its GAMES): LOCKOUT 200 MS saved, a
+    game's tally entry for each game, and the log so full that one more setting saved
+    leaves less room than the app keeps free, so the settings page's next opening
+    compacts it."""
+    from firmware.app import _RESERVE
+    from firmware.settings import SETTINGS_KIND, Settings
+    from firmware.stats import STATS_KIND, Stats
+    from firmware.store import Log
+    settings, stats = Settings(), Stats()
+    settings.choose("lockout", 200)
+    nvm = bytearray(b"\xff" * 4096)
+    log = Log(nvm, fold=lambda kind: (settings if kind == SETTINGS_KIND else stats).base())
+    log.put(SETTINGS_KIND, settings.base())
+    log.put(STATS_KIND, stats.base())
+    games = 0
+    while log.size - log.end >= _RESERVE + 104 + 104:  # room for a block, then one more
+        stats.game(games % 2, 40000 + 1000 * (games % 50))
+        log.add(STATS_KIND, stats.entry())
+        games += 1
+    while log.size - log.end >= _RESERVE + 104:  # the last block, filled
+        stats.game(games % 2, 40000)
+        log.add(STATS_KIND, stats.entry())
+        games += 1
+    assert _RESERVE <= log.size - log.end, "the prepared memory compacts at boot"
+    return bytes(nvm), games
+
+
+def first_flash(dest):
+    """The flash of a Pico that has been flashed with this tree's UF2 and booted once (the
+    drive's boot_out.txt written), its memory prepared_memory(); returns the path."""
+    path = os.path.join(dest, "flash.bin")
+    r = chip.run("", after_ms=100, flash_out=path, work=dest)
+    if r.t0 is None:
+        raise RuntimeError("the chip did not boot: %s" % r.why)
+    memory, games = prepared_memory()
+    with open(path, "r+b") as f:
+        f.seek(NVM_START)
+        f.write(memory)
+    return path, games
+
+
+def nvm_commands(run):
+    """The run's flash commands that touch the nvm sector (write enables: the one before
+    each of them), in order."""
+    out, pending = [], None
+    for e in run.flash_log:
+        if e["cmd"] == "wren":
+            pending = e
+            continue
+        touches = e["addr"] < NVM_END and e["addr"] + e.get("bytes", PAGE) > NVM_START
+        if touches:
+            if pending is not None:
+                out.append(pending)
+            out.append(e)
+        pending = None
+    return out
+
+
+def cut_points(commands):
+    """[(name, index of the command in progress, fraction of it done)]: right after each
+    write enable, and at each fraction of each program and erase."""
+    points = []
+    for i, e in enumerate(commands):
+        if e["cmd"] == "wren":
+            points.append(("wren", i, None))
+        else:
+            at = ERASE_AT if e["cmd"] == "erase" else PROGRAM_AT
+            points += [("%s %s%%" % (e["cmd"], "%g" % (f * 100)), i, f) for f in at]
+    return points
+
+
+def sample(commands):
+    """The cut points make test boots: the save's write enable, the start and end of its
+    page program; the compaction's erase at its start, half way and done; its first page
+    program at its start and done, and its last page program done."""
+    erase = next(i for i, e in enumerate(commands) if e["cmd"] == "erase")
+    save = next(i for i, e in enumerate(commands) if e["cmd"] == "program")
+    programs = [i for i, e in enumerate(commands) if e["cmd"] == "program" and i > erase]
+    return [("wren", save - 1, None), ("program 0%", save, 0.0), ("program 100%", save, 1.0),
+            ("erase 0%", erase, 0.0), ("erase 50%", erase, 0.5), ("erase 100%", erase, 1.0),
+            ("program 0%", programs[0], 0.0), ("program 100%", programs[0], 1.0),
+            ("program 100%", programs[-1], 1.0)]
+
+
+def _apply(flash, e, fraction=1.0, seed=0):
+    if e["cmd"] == "program":
+        addr, data = e["addr"], bytes.fromhex(e["data"])
+        for i in range(int(round(len(data) * fraction))):
+            flash[(addr & ~0xFF) + ((addr + i) & 0xFF)] &= data[i]
+    elif e["cmd"] == "erase":
+        size = e["bytes"]
+        start = e["addr"] - e["addr"] % size
+        if fraction >= 1.0:
+            flash[start:start + size] = b"\xff" * size
+        else:  # part way: each programmed bit reads 1 with that probability
+            rng = random.Random(seed)
+            for at in range(start, start + size):
+                b = flash[at]
+                for bit in range(8):
+                    if not b >> bit & 1 and rng.random() < fraction:
+                        b |= 1 << bit
+                flash[at] = b
+
+
+def flash_at(start, log, cut, fraction=None, seed=0):
+    """The flash when the power went: start (the run's first flash) with every command of
+    the run's log before the command cut done, and cut done by fraction (None: not begun;
+    a write enable changes no byte)."""
+    flash = bytearray(start)
+    for e in log:
+        if e is cut:
+            if fraction is not None:
+                _apply(flash, e, fraction, seed)
+            return flash
+        _apply(flash, e)
+    raise ValueError("the cut is not in the log")
+
+
+def read_back(path, uf2=None):
+    """What a boot of the flash at path reads (re-flashed with uf2 first, when given):
+    (LOCKOUT, GAMES, what the console said about the memory), off the settings and
+    statistics pages."""
+    from tools import glass
+    r = chip.run(READ, uf2=uf2, flash=path, reflash=uf2 is not None, after_ms=400,
+                 boot_ms=20000)
+    if r.t0 is None:
+        return "no boot", "no boot", r.why
+
+    def value(ms, label):
+        for line in glass.page(r.oled_at(ms).frame()):
+            if line[1:].startswith(label):
+                return line[1 + len(label):].strip()
+        return "?"
+    said = [s for _, s in r.console if re.match(r"(settings|statistics|nvm):", s)]
+    return value(1600, "LOCKOUT"), value(2600, "GAMES"), "; ".join(said)
+
+
+def outcome(got, new_games):
+    """A cut's reading in words: 'saved', 'before' or 'default' for LOCKOUT, 'kept',
+    'default' or the count for GAMES."""
+    lockout, games, said = got
+    lk = {SAVED_LOCKOUT: "saved", PRESET_LOCKOUT: "before", DEFAULT_LOCKOUT: "default"}.get(
+        lockout, lockout)
+    gm = "kept" if games == str(new_games) else "default" if games == "0" else games
+    return lk, gm, said
+
+
+def sweep(work, sampled=False, progress=None):
+    """The run, then a boot at each cut point (sampled: only sample()'s): ({"commands":
+    the nvm commands, "run": the ChipRun}, rows of (command, cut name, ms from the first
+    nvm command, LOCKOUT, GAMES, said))."""
+    start_path, games = first_flash(work)
+    with open(start_path, "rb") as f:
+        start = f.read()
+    run = chip.run(CHANGE, flash=start_path, reflash=False, after_ms=600,
+                   flash_out=os.path.join(work, "after.bin"))
+    log = nvm_commands(run)
+    first = log[0]["t"] if log else 0
+    rows = []
+    points = sample(log) if sampled else cut_points(log)
+    for n, (name, i, f) in enumerate(points):
+        e = log[i]
+        t = e["t"] + (f or 0) * (e["end"] - e["t"])
+        image = flash_at(start, run.flash_log, e, f)
+        path = os.path.join(work, "cut.bin")
+        with open(path, "wb") as out:
+            out.write(image)
+        got = read_back(path)
+        rows.append((i, name, (t - first) / 1e6, ) + outcome(got, games))
+        if progress:
+            progress("  cut %d of %d: %s of command %d: %s" % (n + 1, len(points), name, i,
+                                                              ", ".join(rows[-1][3:5])))
+    return {"commands": log, "run": run, "games": games}, rows
+
+
+def table(log, rows):
+    """The sweep as text lines: each nvm command, then the cut points' readings."""
+    lines = ["Flash commands in the nvm sector (0x%X..0x%X): %d write enables, %d page "
+             "programs, %d erases" % (0x10000000 + NVM_START, 0x10000000 + NVM_END - 1,
+                                      sum(e["cmd"] == "wren" for e in log),
+                                      sum(e["cmd"] == "program" for e in log),
+                                      sum(e["cmd"] == "erase" for e in log))]
+    lines.append("  %-4s %-7s %-10s %-9s %s" % ("cmd", "what", "address", "busy ms", "bytes"))
+    for i, e in enumerate(log):
+        if e["cmd"] != "wren":
+            lines.append("  %-4d %-7s 0x%08x %-9.2f %d" % (
+                i, e["cmd"], 0x10000000 + e["addr"], (e["end"] - e["t"]) / 1e6,
+                e.get("bytes") or len(e["data"]) // 2))
+    lines.append("Power cuts (then a boot, its settings and statistics pages read):")
+    lines.append("  %-4s %-12s %-9s %-9s %-9s %s" % ("cmd", "cut at", "ms", "LOCKOUT", "GAMES",
+                                                  "the console said"))
+    for i, name, ms, lockout, games, said in rows:
+        lines.append("  %-4d %-12s %-9.2f %-9s %-9s %s" % (i, name, ms, lockout, games,
+                                                       said or "-"))
+    return lines
+
+
+MARK = ("<!-- make chipnvm writes from here -->", "<!-- make chipnvm wrote up to here -->")
+
+
+def write_doc(lines, path):
+    """Put the table between the markers of docs/NVM.md (added at its end the first time)."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    block = "%s\n```\n%s\n```\n%s" % (MARK[0], "\n".join(lines), MARK[1])
+    if MARK[0] in text and MARK[1] in text:
+        a, b = text.index(MARK[0]), text.index(MARK[1]) + len(MARK[1])
+        text = text[:a] + block + text[b:]
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def main(argv=None):
+    from tools.cli import fail
+    ap = Parser(prog="make chipnvm", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--write", action="store_true", help="put the table into docs/NVM.md")
+    ap.add_argument("--sample", action="store_true",
+                    help="only the cut points make test boots (sample())")
+    args = ap.parse_args(argv)
+    problem = chip.missing()
+    if problem:
+        fail("make chipnvm", problem)
+    work = tempfile.mkdtemp(prefix="california-speed-chipnvm-")
+    try:
+        print("The run: LOCKOUT saved, then the settings page's compaction...", flush=True)
+        result, rows = sweep(work, sampled=args.sample,
+                             progress=lambda line: print(line, flush=True))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    lines = table(result["commands"], rows)
+    print("\n".join(lines))
+    if args.write:
+        from tools.boardcode import ROOT
+        write_doc(lines, os.path.join(ROOT, "docs", "NVM.md"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
