@@ -71,3 +71,10 @@ uf2: $(STAMP)
 .PHONY: bundle
 bundle: $(STAMP)
 	@$(PY) -m tools.bundle $(ARGS)
+
+# The memory on the chip twin: a save and a compaction on CircuitPython's own nvm path,
+# and a power cut at every flash command of them, each booted (tools/chipnvm.py; --write
+# puts its table into docs/NVM.md).
+.PHONY: chipnvm
+chipnvm: $(STAMP)
+	@$(PY) -m tools.chipnvm $(ARGS)

@@ -318,6 +318,8 @@ def chip_section():
                 + ("equal",))
     rows.append(("glass equal to the desktop twin's at the script's checkpoints",)
                 + tuple("%d of %d" % (r["glass"], r["checks"]) for r in runs) + ("all",))
+    rows.append(("flash commands of the statistics' saves over the match (in the nvm sector)",)
+                + tuple(r["stats_saves"] for r in runs) + ("0 erases",))
     for kind, label in (("refresh", "a pass that sends 1..256 B (a cover)"),
                         ("big", "a pass that sends more (deal, redeal, banners)"),
                         ("other", "a pass that sends nothing")):
@@ -339,13 +341,64 @@ def chip_section():
             "named from the image's .elf. The desktop model these replace: a fixed 4 ms a "
             "pass plus the bus time. The emulator's instruction timing is approximate (not "
             "every wait state is modelled), so these are estimates of the chip's times, not "
-            "measurements; it does not model flash writes (nvm saves are lost there) or the "
-            "ADC." % (f["counts"]["covered"], f["seed"], DEBOUNCE_SCANS, scan))
+            "measurements. The flash chip is modelled (tools/chipjs/flash.mjs, the next "
+            "section); the ADC is not." % (f["counts"]["covered"], f["seed"], DEBOUNCE_SCANS,
+                                           scan))
+    return title, header, rows, note
+
+
+def chip_memory_section():
+    """The memory on the chip: CircuitPython's nvm on the flash chip, what it costs."""
+    import tempfile
+    from tools import chip, chipnvm
+    title = "The memory on the chip: CircuitPython's nvm on the emulated flash chip"
+    header = ("figure", "flash typical", "flash slowest", "target")
+    missing = chip.missing()
+    if missing:
+        return title, header, [], "Not measured in this run: " + missing
+    got = {}
+    for timing in ("typ", "max"):
+        print("  chip: a save and a compaction, the flash's %s times" % timing, file=sys.stderr)
+        with tempfile.TemporaryDirectory() as work:
+            got[timing] = chipnvm.costs(work, timing)
+    t, m = got["typ"], got["max"]
+
+    def ms(key):
+        return tuple("%.1f ms" % (g[key] / 1e6) if g[key] is not None else "-" for g in (t, m))
+    rows = [("flash commands of a setting's save", t["save_commands"], m["save_commands"],
+             "0 erases"),
+            ("flash commands of a compaction", t["compaction_commands"],
+             m["compaction_commands"], "1 erase"),
+            ("the flash busy in a save (page program)",) + ms("save_busy") + ("report",),
+            ("the flash busy in a compaction (erase, 16 page programs)",)
+            + ms("compaction_busy") + ("report",),
+            ("the main-loop pass that holds a save (the menu drawn again)",) + ms("save_pass")
+            + ("report",),
+            ("the main-loop pass that holds a compaction (the settings page opens)",)
+            + ms("compaction_pass") + ("not in play",),
+            ("press to glass, a press made as the save starts",) + ms("save_press_to_glass")
+            + ("report",),
+            ("press to glass, a press made half way through the erase",)
+            + ms("erase_press_to_glass") + ("report",),
+            ("a press made half way through the erase: its first keypad scan (its "
+             "timestamp) after the edge",) + ms("erase_first_scan") + ("report",)]
+    note = ("Made by `make bench` (tools/chipnvm.py costs()): the chip twin's flash chip "
+            "(tools/chipjs/flash.mjs) with the W25Q16JV's typical and maximum busy times. A "
+            "Pico flashed with this tree's UF2 and booted, its memory nearly full "
+            "(chipnvm.prepared_memory), changes LOCKOUT on the settings page and goes back "
+            "(the save), then opens the settings page again (the compaction); a press (DOWN) "
+            "is made in a run of its own as the save's page program starts, or half way "
+            "through the erase. While the flash is programmed or erased, CircuitPython runs "
+            "with interrupts off: no keypad scan, no USB. A compaction comes only at boot, as "
+            "a match or game is dealt, as the settings page opens or while a result is shown "
+            "(firmware/app.py tidy): never in play, so it is left where it is. A game's "
+            "statistics are saved as its result shows: their flash commands are a row of "
+            "the chip section.")
     return title, header, rows, note
 
 
 SECTIONS = (engine_section, board_vm_section, display_section, loop_section, sim_section,
-            chip_section)
+            chip_section, chip_memory_section)
 
 
 def render(sections):

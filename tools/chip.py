@@ -14,8 +14,9 @@ the bus bytes by the desktop twin's own SSD1306 decoder.
 
 Needs node and npm, and RP2040_BOOTROM (bootrom-b1.bin); to build the tree's UF2 also
 CIRCUITPY_UF2 (raspberry_pi_pico.uf2) and CIRCUITPY_MPY_CROSS (.ci/run sets all three).
-Not modelled by the emulator: flash writes (nvm saves are lost), exact wait states, the
-ADC.
+The flash chip is modelled (tools/chipjs/flash.mjs: program, erase, their busy times), so
+nvm saves persist: --flash FILE keeps the whole 2 MB flash from one run to the next. Not
+modelled: exact wait states, the ADC.
 """
 import json
 import os
@@ -173,6 +174,7 @@ class ChipRun:
         self.t0 = None
         self.feeds, self.pcs, self.end, self.why = [], {}, 0, ""
         self.flash_counts, self.flash_log = {}, []  # the flash chip's commands (flash.mjs)
+        self.scans = []  # (ns, pin): the first GPIO read after each key edge
         for ln in lines:
             e = json.loads(ln)
             k = e["k"]
@@ -191,6 +193,8 @@ class ChipRun:
             elif k == "pc":
                 self.pcs = {kind: {int(a): n for a, n in e[kind].items()}
                             for kind in ("refresh", "big", "other")}
+            elif k == "scan":
+                self.scans.append((e["t"], e["pin"]))
             elif k == "flash":
                 self.flash_counts, self.flash_log = e["counts"], e["log"]
             elif k == "end":
@@ -561,6 +565,8 @@ def figures(covers=50, frequencies=(400000, 1000000), progress=print):
                  "checks": len(checks)}
         if functions is not None:
             entry["cpu"] = {kind: cpu_split(h, functions) for kind, h in r.pcs.items()}
+        from tools import chipnvm
+        entry["stats_saves"] = chipnvm._counted(chipnvm.nvm_commands(r))
         out["runs"][(hz, usb)] = entry
     return out
 

@@ -217,6 +217,71 @@ def sweep(work, sampled=False, progress=None):
     return {"commands": log, "run": run, "games": games}, rows
 
 
+def _pass_with(run, t):
+    """The main-loop pass (between two watchdog feeds) that holds time t, in ns."""
+    feeds = run.feeds
+    for a, b in zip(feeds, feeds[1:]):
+        if a <= t < b:
+            return b - a
+    return 0
+
+
+def _glass_after(run, t):
+    """ns from t to the end of the first I2C write after it that changes the glass."""
+    from hardware.virtual.ssd1306 import VirtualSSD1306
+    oled = VirtualSSD1306(run.width, run.height, run.address)
+    later = []
+    for w in run.i2c:
+        if w[1] <= t:
+            if w[3] and w[2] == run.address:
+                oled.write(w[4])
+        else:
+            later.append(w)
+    before = oled.frame()
+    for start, end, a, ack, data in later:
+        if ack and a == run.address:
+            oled.write(data)
+            if oled.frame() != before:
+                return end - t
+    return None
+
+
+def _counted(commands):
+    """'N page programs, M erases' of a list of flash commands."""
+    programs = sum(e["cmd"] == "program" for e in commands)
+    erases = sum(e["cmd"] == "erase" for e in commands)
+    return "%d page program%s, %d erase%s" % (programs, "" if programs == 1 else "s", erases,
+                                           "" if erases == 1 else "s")
+
+
+def costs(work, timing="typ"):
+    """What a save and a compaction cost the main loop on the chip, at the flash's typical
+    or slowest times: the passes that hold them, press to glass for a press (DOWN, its
+    edge at the command's start, or half way through the erase) made during each, and how
+    long after its edge the keypad's first scan comes (its timestamp). {name: ns}."""
+    start, _ = first_flash(work)
+    probe = chip.run(CHANGE, flash=start, reflash=False, after_ms=600, flash_timing=timing)
+    log = nvm_commands(probe)
+    save = next(e for e in log if e["cmd"] == "program")
+    erase = next(e for e in log if e["cmd"] == "erase")
+    split = log.index(erase) - 1  # (the erase's write enable)
+    out = {"save_commands": _counted(log[:split]), "compaction_commands": _counted(log[split:]),
+           "save_pass": _pass_with(probe, save["t"]),
+           "compaction_pass": _pass_with(probe, erase["t"]),
+           "save_busy": save["end"] - save["t"],
+           "compaction_busy": log[-1]["end"] - erase["t"]}
+    lines = CHANGE.splitlines()
+    for name, at, keep in (("save", save["t"], 8), ("erase", (erase["t"] + erase["end"]) / 2,
+                                                    9)):
+        ms = int((at - probe.t0) / 1e6)  # the script's times count from the first frame
+        script = "\n".join(lines[:keep]) + "\n%d A1 tap\n" % ms
+        r = chip.run(script, flash=start, reflash=False, after_ms=600, flash_timing=timing)
+        edge = next(t for t, pin, down in r.keys if down and t >= r.t0 + ms * 1e6 - 1e6)
+        out[name + "_press_to_glass"] = _glass_after(r, edge)
+        out[name + "_first_scan"] = next(t for t, _ in r.scans if t >= edge) - edge
+    return out
+
+
 def table(log, rows):
     """The sweep as text lines: each nvm command, then the cut points' readings."""
     lines = ["Flash commands in the nvm sector (0x%X..0x%X): %d write enables, %d page "

@@ -10,6 +10,7 @@
 //   {"k":"pc","refresh":{addr:n},"big":..,"other":..}  cycles by program counter in
 //        passes that sent 1..256 I2C bytes, more, or none; sampled every 16 instructions
 //        (-1: asleep)
+//   {"k":"scan","t":ns,"pin":n}                    the first GPIO read after a key's edge
 //   {"k":"flash","counts":{...},"log":[...]}       the flash chip's commands (flash.mjs)
 //   {"k":"end","t":ns,"why":text}
 import fs from 'node:fs';
@@ -46,8 +47,17 @@ if (job.nvm) mcu.flash.set(fs.readFileSync(job.nvm), 0x100000 - 4096);
 
 // CircuitPython reads BOOTSEL through the QSPI chip select (SIO GPIO_HI_IN bit 1), which
 // rp2040js reads as low, "held": released means high.
+// The first read of the GPIO inputs (SIO GPIO_IN) after a key's edge is the keypad's scan
+// that sees it: {"k":"scan","t":ns,"pin":n} (a scan runs from a timer interrupt: while the
+// flash is programmed or erased, interrupts are off and none runs).
 const sioRead = mcu.sio.readUint32.bind(mcu.sio);
-mcu.sio.readUint32 = (offset) => (offset === 0x008 ? sioRead(offset) | 2 : sioRead(offset));
+const unseen = [];
+mcu.sio.readUint32 = (offset) => {
+  if (offset === 0x004 && unseen.length) {
+    for (const pin of unseen.splice(0)) out({ k: 'scan', t: clock.nanos, pin });
+  }
+  return offset === 0x008 ? sioRead(offset) | 2 : sioRead(offset);
+};
 const clock = mcu.clock;
 
 // ---- the flash chip on the SSI: program and erase change the array (tools/chipjs/flash.mjs)
@@ -205,6 +215,7 @@ function schedule() {
     clock.createAlarm(() => {
       mcu.gpio[pin].setInputValue(!down);
       out({ k: 'key', t: clock.nanos, pin, down });
+      unseen.push(pin);
     }).schedule(ms * MS);
   }
   clock.createAlarm(() => finish('script done')).schedule(job.after_ms * MS);
