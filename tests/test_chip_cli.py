@@ -124,3 +124,26 @@ def test_a_file_that_is_no_uf2_is_refused_in_a_sentence(tmp_path):
     notes.write_text("hello\n")
     _refused(_chip("--uf2", str(notes)), "is not a UF2 file")
     _refused(_chip("--uf2", str(tmp_path / "none.uf2")), "cannot read")
+
+
+def test_a_flash_file_that_is_not_a_picos_flash_is_refused_and_left_as_it_was(tmp_path):
+    stranger = tmp_path / "photo.bin"
+    stranger.write_bytes(bytes(range(256)) * 8192)  # 2 MB, but no boot stage 2 a Pico runs
+    before = stranger.read_bytes()
+    _refused(_chip("--flash", str(stranger)), "--flash", "is not a Pico's flash",
+             "left as it is")
+    small = tmp_path / "notes.txt"
+    small.write_text("hello\n")
+    _refused(_chip("--flash", str(small)), "--flash", "(6 bytes; one is 2,097,152 bytes")
+    assert stranger.read_bytes() == before and small.read_text() == "hello\n"
+    _refused(_chip("--flash", str(tmp_path)), "--flash", "is a folder")
+
+
+def test_an_erased_or_a_booted_flash_is_taken():
+    from tools import chip
+    assert chip.looks_like_flash(b"\xff" * chip.FLASH_BYTES)
+    boot2 = bytearray(256)
+    boot2[252:] = chip._boot2_crc(bytes(252)).to_bytes(4, "little")  # its CRC right
+    assert chip.looks_like_flash(bytes(boot2) + b"\xff" * (chip.FLASH_BYTES - 256))
+    boot2[0] = 1
+    assert not chip.looks_like_flash(bytes(boot2))

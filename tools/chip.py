@@ -122,7 +122,8 @@ def flash_problem(path):
     """'' when path can be the chip's whole flash (absent or empty: an erased chip, or
     2 MB that a Pico boots), else one line; another file is never written."""
     from hardware.virtual import kept_file_problem
-    return kept_file_problem(path, FLASH_BYTES, "a Pico's flash", "a Pico's flash",
+    return kept_file_problem(path, FLASH_BYTES, "a Pico's flash",
+                             "flash that starts with a boot stage 2 a Pico runs",
                              looks_like_flash)
 
 

@@ -316,9 +316,9 @@ def kept_file_problem(path, size, what, contents, looks_right):
     except OSError as e:
         return "%s: %s" % (path, e.strerror or e)
     if len(head) != size or not looks_right(head):
-        found = "%d bytes" % st.st_size if st.st_size != size else "no " + contents
-        return ("%s is not %s (%s; one is %d bytes of %s); it is left as it is: give a new "
-                "file" % (path, what, found, size, contents))
+        found = "{:,} bytes".format(st.st_size) if st.st_size != size else "no " + contents
+        return ("%s is not %s (%s; one is %s bytes of %s); it is left as it is: give a new "
+                "file" % (path, what, found, "{:,}".format(size), contents))
     return ""
 
 
