@@ -256,15 +256,3 @@ class Hand:
     def png(self, path, scale=4):
         """Save the glass (for looking at a failing test)."""
         self.hw.oled.to_png(path, scale=scale)
-
-
-def match_result(h):
-    """'A', 'B' or 'draw': who won the game whose result the banners show."""
-    w = lang.words
-    won = (h.banner(A), h.banner(B))
-    if won[0] in (w.YOU_WIN, w.MATCH_WON):
-        return "A"
-    if won[1] in (w.YOU_WIN, w.MATCH_WON):
-        return "B"
-    return "draw" if won[0] == w.DRAW else None
-

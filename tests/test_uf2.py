@@ -89,6 +89,8 @@ def test_make_uf2_writes_one_file_for_the_pico_with_the_drive_deploy_writes(tmp_
 @NEEDS_PICO
 def test_the_default_name_carries_the_version_and_the_board():
     from tools import boardcode
+    assert uf2.default_name("raspberry_pi_pico", "team/v1") == os.path.join(
+        "dist", "california-speed-team-v1-raspberry_pi_pico-cp10.uf2")  # a tag with a '/'
     name = uf2.default_name("raspberry_pi_pico", boardcode.version())
     assert name == os.path.join("dist", "california-speed-%s-raspberry_pi_pico-cp10.uf2"
                                 % boardcode.version())

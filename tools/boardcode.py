@@ -81,6 +81,14 @@ def version(root=ROOT):
     return name + ("+" if dirty else "")
 
 
+_IN_NAMES = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+_-")
+
+
+def version_in_name(text):
+    """A version as a file name carries it on every system (any other character: '-')."""
+    return "".join(c if c in _IN_NAMES else "-" for c in text)
+
+
 def version_source(text):
     """The board's firmware/version.py saying text."""
     return '"""The version of the firmware on this drive (tools/deploy.py wrote it)."""\n' \

@@ -34,14 +34,11 @@ README = os.path.join(boardcode.ROOT, "docs", "bundle-README.txt")
 DIST = "dist"
 ZIP_EPOCH = 315532800  # 1980-01-01 UTC: the first time a zip entry can carry
 ZIP_LAST = 4354819198  # 2107-12-31 UTC: the last
-SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+_-")
-
-
 def default_name(version):
     """The zip's file name for a version (a character a file name cannot carry on every
     system becomes '-')."""
-    return "california-speed-%s-cp%d-bundle.zip" % (
-        "".join(c if c in SAFE else "-" for c in version), deploy.BOARD_MAJOR)
+    return "california-speed-%s-cp%d-bundle.zip" % (boardcode.version_in_name(version),
+                                                     deploy.BOARD_MAJOR)
 
 
 def source_date(root=boardcode.ROOT):

@@ -567,7 +567,7 @@ def figures(covers=50, frequencies=(400000, 1000000), progress=print):
         if functions is not None:
             entry["cpu"] = {kind: cpu_split(h, functions) for kind, h in r.pcs.items()}
         from tools import chipnvm
-        entry["stats_saves"] = chipnvm._counted(chipnvm.nvm_commands(r))
+        entry["stats_saves"] = chipnvm.counted(chipnvm.nvm_commands(r))
         out["runs"][(hz, usb)] = entry
     return out
 

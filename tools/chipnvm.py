@@ -246,7 +246,7 @@ def _glass_after(run, t):
     return None
 
 
-def _counted(commands):
+def counted(commands):
     """'N page programs, M erases' of a list of flash commands."""
     programs = sum(e["cmd"] == "program" for e in commands)
     erases = sum(e["cmd"] == "erase" for e in commands)
@@ -265,7 +265,7 @@ def costs(work, timing="typ"):
     save = next(e for e in log if e["cmd"] == "program")
     erase = next(e for e in log if e["cmd"] == "erase")
     split = log.index(erase) - 1  # (the erase's write enable)
-    out = {"save_commands": _counted(log[:split]), "compaction_commands": _counted(log[split:]),
+    out = {"save_commands": counted(log[:split]), "compaction_commands": counted(log[split:]),
            "save_pass": _pass_with(probe, save["t"]),
            "compaction_pass": _pass_with(probe, erase["t"]),
            "save_busy": save["end"] - save["t"],

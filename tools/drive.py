@@ -11,7 +11,6 @@ import contextlib
 import io
 import json
 import os
-import shutil
 import tempfile
 
 FIXED_VERSION = "dev"  # what goldens and the twins' comparisons are made with
@@ -104,8 +103,3 @@ def files(tree):
         for name in names:
             out.append(os.path.relpath(os.path.join(folder, name), tree).replace(os.sep, "/"))
     return sorted(out)
-
-
-def remove(tree):
-    """Take a written drive away again."""
-    shutil.rmtree(tree, ignore_errors=True)

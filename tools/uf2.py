@@ -214,8 +214,10 @@ def check_firmware(path, board):
 
 
 def default_name(board, version):
+    """dist/california-speed-VERSION-BOARD-cp10.uf2."""
+    from tools.boardcode import version_in_name
     return os.path.join("dist", "california-speed-%s-%s-cp%d.uf2"
-                        % (version, board, CIRCUITPY_MAJOR))
+                        % (version_in_name(version), board, CIRCUITPY_MAJOR))
 
 
 def build(out, board="raspberry_pi_pico", firmware=None, version=None, settings=None,
