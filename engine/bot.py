@@ -105,7 +105,7 @@ class Bot:
         self._version = g.version
         r = self._rng.next15()
         delay = self._delays[r & 63]
-        roll = (r >> 6) % 1000
+        roll = ((r >> 6) * 1000) >> 9  # the 9 bits above the delay's 6: 0..998
         if roll < self._miss:
             delay += self._miss_ms
         self._fouling = roll >= 1000 - self._foul

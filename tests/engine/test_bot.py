@@ -1,33 +1,44 @@
 """The computer player: legal calls only, reproducible, stronger levels win, sensible plays."""
-from engine import Game, Rules, A, B, COVERED, PLAY, GAME_OVER
+from engine import Game, Rules, A, B, COVERED, FOUL, PLAY, GAME_OVER
 from engine.bot import Bot, LEVELS, play_out
 from enginetest import stacked, state, raises
 
 
 class WatchedGame(Game):
-    """A Game that checks every press: anything but a cover must leave the table as it was."""
+    """A Game that checks every press: anything but a cover must leave the table as it was
+    (a foul counts one foul more)."""
 
     def press(self, player, pile, now):
+        fouls = self.fouls
         before = state(self)
         r = Game.press(self, player, pile, now)
         self.calls += 1
+        self.fouled += r == FOUL
+        if r == FOUL:
+            assert self.fouls == fouls + 1
+            self.fouls = fouls
         if r != COVERED:
             assert state(self) == before, "press %d %d -> %d changed the game" % (player, pile, r)
+        self.fouls += r == FOUL
         return r
 
 
 def _bots(seed, la, lb, cls=Game, **rules):
     g = cls(Rules(wins_needed=1, **rules), seed)
     g.calls = 0
+    g.fouled = 0
     g.start(0)
     return g, Bot(g, A, la, 2 * seed + 1), Bot(g, B, lb, 2 * seed + 2)
 
 
 def test_bots_make_only_calls_that_change_nothing_unless_they_cover():
+    fouled = 0
     for seed in range(4):
         g, a, b = _bots(seed, seed % 5, (seed + 2) % 5, WatchedGame)
         assert play_out(g, a, b) >= 0
         assert g.phase >= GAME_OVER and g.calls == a.presses + b.presses > 20
+        fouled += g.fouled
+    assert fouled > 0  # the bots foul now and then, as people do
 
 
 def test_the_same_seeds_give_the_same_match():
