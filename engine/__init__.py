@@ -11,7 +11,7 @@ deploy leaves them off the board.
 from .rules import (Rules, A, B, DRAW, RANK, SUIT, RANK_OR_SUIT,
                     DEADLOCK_DRAW, DEADLOCK_FEWER)
 from .game import (Game, READY, PLAY, STALL, FINISH, GAME_OVER, MATCH_OVER,
-                   IGNORED, COVERED, FOUL, COLLISION, LOCKED, INVALID, DEALT, ENDED)
+                   IGNORED, COVERED, FOUL, COLLISION, LOCKED, INVALID, DEALT, ENDED, HELD)
 from .ticks import TICKS_PERIOD
 
 if False:  # for mypy: the names __getattr__ gives (the compiler drops this block)

@@ -5,6 +5,8 @@ acts (drawn around a mean, with a spread, per level); sometimes it misses the ch
 takes much longer; sometimes it fouls (presses a pile it cannot cover). When it
 plays, it finishes a pending match first, then prefers piles in the opponent's row
 (each player collects their own row, so a card left there is the opponent's problem).
+With a time handicap on its seat its presses are HELD: it sees its cover when it lands,
+but presses the partner of a match it spotted as a person would, without waiting.
 Seeded and allocation-free, like the engine.
 """
 try:
@@ -12,7 +14,7 @@ try:
 except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
-from .game import PLAY, FINISH, COVERED, GAME_OVER
+from .game import PLAY, FINISH, COVERED, GAME_OVER, HELD
 from .rng import Rng
 from .ticks import ticks_add, ticks_diff
 
@@ -58,7 +60,7 @@ class Bot:
             self._delays[i] = mean - spread + (u * spread) // 254
         self._version = -1
         self._act_at = 0
-        self._fouling = False
+        self._aim = 0  # its next press: -1 a foul, a mask the partners of a held cover, 0 any
         self.wake_at = _IDLE  # when the bot next wants update() (-1: when the table changes)
         self.presses = 0
 
@@ -71,7 +73,10 @@ class Bot:
             self.wake_at = _IDLE
             return -1
         if g.version != self._version:
-            self._plan(g)
+            if self._aim > 0 and self._aim & g.coverable_mask:
+                self._version = g.version  # a match it spotted: it presses it all the same
+            else:
+                self._plan(g)
         if self.wake_at == _IDLE or ticks_diff(now, self._act_at) < 0:
             return -1
         me = self.player
@@ -88,8 +93,22 @@ class Bot:
             return -1
         self.presses += 1
         r = g.press(me, pile, now)
-        self._fouling = False
-        if r == COVERED and g.pending_mask and g.phase == PLAY:
+        self._aim = 0
+        if r == HELD:
+            # It takes effect later; a spotted match's partner is pressed now all the same.
+            keys = g._keys
+            k = keys[g.top(pile)]
+            mask = g.coverable_mask & ~_held(g, self.player)
+            aim = 0  # the piles, not pressed yet, that match this one
+            for p in range(g.piles):
+                if (mask >> p) & 1 and keys[g.top(p)] & k:
+                    aim |= 1 << p
+            self._aim = aim
+            self._version = g.version
+            self._act_at = ticks_add(now, _FOLLOW_MS + self._delays[self._rng.next15() & 63] // 8) \
+                if aim else ticks_add(now, abs(g.rules.handicap_ms) + 1)
+            self.wake_at = self._act_at
+        elif r == COVERED and g.pending_mask and g.phase == PLAY:
             # The partner pile of a spotted match is pending: no new search needed.
             self._version = g.version
             self._act_at = ticks_add(now, _FOLLOW_MS + self._delays[self._rng.next15() & 63] // 8)
@@ -108,8 +127,8 @@ class Bot:
         roll = ((r >> 6) * 1000) >> 9  # the 9 bits above the delay's 6: 0..998
         if roll < self._miss:
             delay += self._miss_ms
-        self._fouling = roll >= 1000 - self._foul
-        if not g.coverable_mask and not self._fouling:
+        self._aim = -1 if roll >= 1000 - self._foul else 0
+        if not g.coverable_mask and not self._aim:
             self.wake_at = _IDLE
             return
         self._act_at = ticks_add(g.last_change, delay)
@@ -120,8 +139,13 @@ class Bot:
         mask = g.coverable_mask
         pending = g.pending_mask
         n = g.piles
-        if self._fouling:
+        aim = self._aim
+        if aim > 0:
+            mask &= aim
+            self._aim = 0
+        elif aim:
             mask = ~mask & ((1 << n) - 1)  # the piles that cannot be covered
+        mask &= ~_held(g, self.player)  # (and not its own presses still to land)
         if not mask:
             return -1
         half = n // 2
@@ -135,6 +159,19 @@ class Bot:
             if (best >> p) & 1:
                 return p
         return -1
+
+
+def _held(g: "Game", player: int) -> int:
+    """The piles of the player's presses that the game holds (a time handicap), as a mask:
+    what it pressed and has not seen land yet."""
+    ms = g.rules.handicap_ms
+    if not ms or player != (0 if ms > 0 else 1):
+        return 0
+    held = g._held
+    mask = 0
+    for i in range(held[0]):
+        mask |= 1 << held[1 + 2 * i]
+    return mask
 
 
 def play_out(game: "Game", a: Bot, b: Bot, limit_ms: int = 1800000) -> int:
@@ -159,7 +196,7 @@ def play_out(game: "Game", a: Bot, b: Bot, limit_ms: int = 1800000) -> int:
         w = b.wake_at
         if t < 0 or (w >= 0 and ticks_diff(t, w) >= 0):
             t = w
-        w = game.next_timer() if game.phase != PLAY else -1
+        w = game.next_timer()
         if t < 0 or (w >= 0 and ticks_diff(t, w) >= 0):
             t = w
         if t < 0 or ticks_diff(t, start) > limit_ms:

@@ -4,6 +4,8 @@ No I/O, no clock: every call carries `now`, a ticks_ms value. Piles and decks li
 preallocated bytearrays, so press() and tick() allocate nothing once a game is dealt.
 Timers (stall -> redeal, finish -> game over) fire at their exact due time whichever
 call notices them first, so a game depends only on its seed, rules and timed presses.
+A time handicap (Rules.handicap_ms) holds the burdened seat's presses (HELD) and judges
+each at its due time in the same way; judged() hands their outcomes to the caller.
 """
 try:
     from micropython import const
@@ -30,6 +32,7 @@ LOCKED = const(4)
 INVALID = const(5)
 DEALT = const(6)
 ENDED = const(7)
+HELD = const(8)  # a time-handicapped seat's press, judged when its delay is up (judged())
 
 _CARDS = const(52)
 _HALF_DECK = const(26)
@@ -37,6 +40,8 @@ _MAX_PILES = const(12)
 _NO_CARD = const(255)
 _OLD_MS = const(1 << 25)  # stamps older than this (9 h) are kept at this age (see _time)
 _AGE_MS = const(1 << 24)  # how often the stamps are aged
+_HOLD = const(8)  # presses the delayed seat can have held at once (more are IGNORED)
+_VERDICTS = const(16)  # judged presses kept until judged() reads them (then the oldest go)
 
 
 class Game:
@@ -54,6 +59,10 @@ class Game:
         self._shuffle = bytearray(_CARDS)
         self._wins = bytearray(2)
         self._lock_at = [0, 0]
+        # The delayed seat's held presses, oldest first: [count, pile, made at, pile, ...];
+        # and the verdicts on them that judged() has not handed out: [count, verdict, ...].
+        self._held = [0] * (1 + 2 * _HOLD)
+        self._verdicts = [0] * (1 + _VERDICTS)
         self.reset(rules, seed)
 
     def reset(self, rules: Rules | None = None, seed: int = 0) -> None:
@@ -85,6 +94,8 @@ class Game:
             self._wins[player] = 0
             self._lock_at[player] = 0
         self._locked = 0  # bit per player
+        self._held[0] = 0
+        self._verdicts[0] = 0
         self.pending_mask = 0  # bit p: pile p is pending (read-only outside the engine)
         self.coverable_mask = 0  # bit p: pile p is coverable (read-only)
         self._stall_at = 0
@@ -204,13 +215,35 @@ class Game:
             return False
         return ticks_diff(now, self._lock_at[player]) < self.rules.foul_lockout_ms
 
+    def judged(self) -> int:
+        """The oldest held press judged and not yet read, or -1: an int, result << 24 |
+        player << 20 | pile << 16 | reaction, where result is what press() would have
+        returned at the press's due time, and reaction, for a cover, the ms from the pile's
+        last change to the press (0..65535). Read it after every call that may judge (tick
+        says HELD); a reader more than 16 behind loses the oldest."""
+        v = self._verdicts
+        n = v[0]
+        if not n:
+            return -1
+        first = v[1]
+        for i in range(1, n):
+            v[i] = v[i + 1]
+        v[0] = n - 1
+        return first
+
     def next_timer(self) -> int:
-        """When the next timer fires (stall -> redeal, finish -> game over), or -1 if none."""
+        """When the game next changes by itself, or -1 if it will not: a timer (stall ->
+        redeal, finish -> game over) or a held press coming due."""
+        t = -1
         if self.phase == STALL:
-            return ticks_add(self._stall_at, self.rules.stall_ms)
-        if self.phase == FINISH:
-            return ticks_add(self._finish_at, self.rules.tie_window_ms + 1)
-        return -1
+            t = ticks_add(self._stall_at, self.rules.stall_ms)
+        elif self.phase == FINISH:
+            t = ticks_add(self._finish_at, self.rules.tie_window_ms + 1)
+        if self._held[0]:
+            h = ticks_add(self._held[2], abs(self.rules.handicap_ms))
+            if t < 0 or ticks_diff(h, t) < 0:
+                t = h
+        return t
 
     @property
     def wins(self) -> tuple[int, int]:
@@ -261,30 +294,74 @@ class Game:
         if self.phase == READY or self.phase >= GAME_OVER:
             return IGNORED
         now = self._time(now)
-        if self._advance(now) != ENDED:
+        self.tick(now)
+        if self.phase < GAME_OVER:
             self._end(DRAW, now)
         return ENDED
 
     def tick(self, now: int) -> int:
-        """Fire due timers: stall -> collect -> redeal; finish -> game over. DEALT, ENDED or IGNORED."""
+        """Fire what is due, in time order: the timers (stall -> collect -> redeal; finish
+        -> game over) and the held presses, each judged at its due time (a timer due at the
+        same ms first). DEALT, ENDED, HELD (only presses were judged: read judged()) or
+        IGNORED."""
         if not valid_ticks(now):
             return INVALID
         now = self._time(now, False)
-        if self.phase != STALL and self.phase != FINISH:
-            return IGNORED  # no timer runs
-        r = self._advance(now)
+        ms = self.rules.handicap_ms
+        held = self._held
+        if self.phase != STALL and self.phase != FINISH and not (
+                held[0] and ticks_diff(now, ticks_add(held[2], abs(ms))) >= 0):
+            return IGNORED  # no timer runs and no held press is due
+        r = IGNORED
+        player = A if ms > 0 else B
+        while held[0]:
+            pile = held[1]
+            made = held[2]
+            due = ticks_add(made, abs(ms))
+            if ticks_diff(now, due) < 0:
+                break
+            n = held[0] - 1
+            for i in range(1, 1 + 2 * n):
+                held[i] = held[i + 2]
+            held[0] = n
+            a = self._advance(due)
+            r = a if a != IGNORED else (r or HELD)
+            reaction = min(max(ticks_diff(made, self._changed[pile]), 0), 0xFFFF)
+            a = self._cover(player, pile, due, made)
+            v = self._verdicts  # kept for judged(); the oldest goes when 16 are unread
+            if v[0] == _VERDICTS:
+                self.judged()
+            n = v[0] + 1
+            v[n] = a << 24 | player << 20 | pile << 16 | reaction
+            v[0] = n
+        a = self._advance(now)
+        if a != IGNORED:
+            r = a
         if r != IGNORED:
             self._time(now)  # seen: the game's time is now
         return r
 
     def press(self, player: int, pile: int, now: int) -> int:
-        """A player presses a pile: COVERED, FOUL, COLLISION, LOCKED, IGNORED or INVALID."""
+        """A player presses a pile: COVERED, FOUL, COLLISION, LOCKED, IGNORED or INVALID;
+        HELD for the time-handicapped seat, whose press is judged at now + handicap_ms as
+        if made then, but TOO LATE (COLLISION) if its pile changed after now. A press when
+        _HOLD of that seat's are held is IGNORED."""
         if (player != A and player != B) or type(player) is not int or type(pile) is not int \
                 or not 0 <= pile < self.piles or not valid_ticks(now):
             return INVALID
         now = self._time(now)
-        if self.phase == STALL or self.phase == FINISH:
-            self._advance(now)
+        self.tick(now)
+        ms = self.rules.handicap_ms
+        if ms and player == (A if ms > 0 else B):
+            phase = self.phase
+            held = self._held
+            n = held[0]
+            if phase != PLAY and (phase != FINISH or player == self._finisher) or n == _HOLD:
+                return IGNORED
+            held[1 + 2 * n] = pile
+            held[2 + 2 * n] = now
+            held[0] = n + 1
+            return HELD
         if pile == self._last_pile and now == self._last_at and player != self._last_player \
                 and self._deck_len[player] > 0:
             # Both pressed this pile at the same instant: a coin decides whose card lies there.
@@ -294,23 +371,13 @@ class Game:
             if self._rng.below(2) == 0:
                 return COLLISION
             self._undo_cover(pile)
-            return self._cover(player, pile, now)
-        phase = self.phase
-        if phase != PLAY and (phase != FINISH or player == self._finisher):
-            return IGNORED
-        if (self._locked >> player) & 1:
-            if self.locked(player, now):
-                return LOCKED
-            self._locked &= ~(1 << player)
-        if ticks_diff(now, self._changed[pile]) < self.rules.collision_ms:
-            return COLLISION
-        if not (self.coverable_mask >> pile) & 1:
-            self.fouls += 1
-            if self.rules.foul_lockout_ms:
-                self._locked |= 1 << player
-                self._lock_at[player] = now
-            return FOUL
-        return self._cover(player, pile, now)
+            # If that cover was a held press, its verdict (if not read yet) is TOO LATE now.
+            v = self._verdicts
+            for i in range(v[0], 0, -1):
+                if v[i] >> 16 == COVERED << 8 | self._last_player << 4 | pile:
+                    v[i] ^= (COVERED ^ COLLISION) << 24
+                    break
+        return self._cover(player, pile, now, now)
 
     # ---- internals ----
 
@@ -346,6 +413,9 @@ class Game:
         changed = self._changed
         for p in range(_MAX_PILES):
             changed[p] = _moved(changed[p], d, oldest)
+        held = self._held
+        for i in range(2, 1 + 2 * _HOLD, 2):
+            held[i] = _moved(held[i], d, oldest)
         lock = self._lock_at
         lock[A] = _moved(lock[A], d, oldest)
         lock[B] = _moved(lock[B], d, oldest)
@@ -361,7 +431,25 @@ class Game:
     def _is_pile(self, pile: int) -> bool:
         return type(pile) is int and 0 <= pile < self.piles
 
-    def _cover(self, player: int, pile: int, now: int) -> int:
+    def _cover(self, player: int, pile: int, now: int, seen: int) -> int:
+        """A press made at `seen` (the table as the player saw it) and taking effect at now
+        (later for a held one): press()'s result, the pile covered if it can be."""
+        phase = self.phase
+        if phase != PLAY and (phase != FINISH or player == self._finisher):
+            return IGNORED
+        if (self._locked >> player) & 1:
+            if self.locked(player, now):
+                return LOCKED
+            self._locked &= ~(1 << player)
+        changed = self._changed[pile]
+        if ticks_diff(now, changed) < self.rules.collision_ms or ticks_diff(changed, seen) > 0:
+            return COLLISION  # (the second: the pile changed after the press was made)
+        if not (self.coverable_mask >> pile) & 1:
+            self.fouls += 1
+            if self.rules.foul_lockout_ms:
+                self._locked |= 1 << player
+                self._lock_at[player] = now
+            return FOUL
         keys = self._keys
         tops = self._tops
         old_key = keys[tops[pile]]
@@ -505,6 +593,7 @@ class Game:
                     self._decks[player * _CARDS + i] = deck[i]
                 self._deck_head[player] = 0
                 self._deck_len[player] = len(deck)
+        self._held[0] = 0  # presses still held were made at another table: they go
         for p in range(_MAX_PILES):
             self._pile_len[p] = 0
             self._tops[p] = _NO_CARD

@@ -1,11 +1,13 @@
 """A compact game record (rules, seed, stacked decks, timed inputs) that replays a match exactly.
 
-Layout: b"CSr2", the 11 rule fields (the handicap, last, as a signed byte), the seed
+Layout: b"CSr3", the 12 rule fields (the handicap as a signed byte, then handicap_ms as
+two signed bytes, last), the seed
 (4 bytes), the stacked decks (a length byte each, 0 when shuffled, then the cards), then
 one event per input: a code byte and the zigzag varint of the milliseconds since the
 previous event (wrap-safe). Codes: 0x80 | player << 4 | pile for a press, and _START,
-_NEXT, _NEW_MATCH, _TICK, _DRAW below. A b"CSr1" record (before the handicap: 10 rule
-fields) still replays, with no handicap.
+_NEXT, _NEW_MATCH, _TICK, _DRAW below. A press that was HELD is recorded when it was
+made; it is judged again at its due time on replay. Older records still replay: b"CSr2"
+(11 rule fields, no handicap_ms) and b"CSr1" (10: no handicap either).
 A Recorder writes into a buffer allocated once; when it is full it stops and sets `full`.
 """
 try:
@@ -17,7 +19,8 @@ from .game import Game, INVALID, IGNORED
 from .rules import Rules
 from .ticks import ticks_add, ticks_diff
 
-MAGIC = b"CSr2"
+MAGIC = b"CSr3"
+_MAGIC_2 = b"CSr2"  # 11 rule fields: no handicap_ms
 _MAGIC_1 = b"CSr1"  # 10 rule fields: no handicap
 _START = const(1)
 _NEXT = const(2)
@@ -25,7 +28,7 @@ _NEW_MATCH = const(3)
 _TICK = const(4)
 _DRAW = const(5)
 _PRESS = const(0x80)
-_WIDE = (0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0)  # rule fields stored in 2 bytes (the rest in 1)
+_WIDE = (0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1)  # rule fields stored in 2 bytes (the rest in 1)
 
 
 class Recorder:
@@ -41,8 +44,8 @@ class Recorder:
         vals = game.rules.values()
         for i in range(len(vals)):
             if _WIDE[i]:
-                head.append(vals[i] >> 8)
-            head.append(vals[i] & 0xFF)  # (the handicap, -8..8, as a signed byte)
+                head.append((vals[i] >> 8) & 0xFF)
+            head.append(vals[i] & 0xFF)  # (the handicaps, signed, in two's complement)
         s = game.seed
         head.extend(bytes((s >> 24, (s >> 16) & 0xFF, (s >> 8) & 0xFF, s & 0xFF)))
         decks = stacked or (b"", b"")
@@ -80,7 +83,8 @@ class Recorder:
         return r
 
     def tick(self, now: int) -> int:
-        """game.tick(now), recorded when a timer fired or the game's clock moved its stamps."""
+        """game.tick(now), recorded when a timer fired, a held press was judged or the
+        game's clock moved its stamps."""
         restamps = self.game.restamps
         r = self.game.tick(now)
         if r == IGNORED and self.game.restamps != restamps:
@@ -128,8 +132,10 @@ def parse(data: bytes | bytearray) -> tuple[Rules, int, tuple[bytes, bytes] | No
     data = bytes(data)
     if data[0:4] == MAGIC:
         wides = _WIDE
-    elif data[0:4] == _MAGIC_1:
+    elif data[0:4] == _MAGIC_2:
         wides = _WIDE[:-1]
+    elif data[0:4] == _MAGIC_1:
+        wides = _WIDE[:-2]
     else:
         raise _bad("not a California Speed record")
     i = 4
@@ -153,10 +159,12 @@ def parse(data: bytes | bytearray) -> tuple[Rules, int, tuple[bytes, bytes] | No
             raise _bad("stacked decks cut short")
         stacked = (data[i:i + la], data[i + la:i + la + lb])
         i += la + lb
-    if len(vals) < len(_WIDE):
-        vals.append(0)  # a CSr1 record: no handicap
-    elif vals[-1] > 127:
-        vals[-1] -= 256  # B's handicap, stored as a signed byte
+    while len(vals) < len(_WIDE):
+        vals.append(0)  # an older record: no handicap (CSr1), no handicap_ms (CSr1, CSr2)
+    if vals[10] > 127:
+        vals[10] -= 256  # B's handicap, stored as a signed byte
+    if vals[11] > 32767:
+        vals[11] -= 65536  # B's handicap_ms, stored as a signed 16-bit number
     try:
         rules = Rules.from_values(vals)
     except ValueError as e:

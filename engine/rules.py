@@ -17,6 +17,7 @@ DEADLOCK_FEWER = const(1)
 
 _MAX_MS = const(60000)
 MAX_HANDICAP = const(8)  # the most cards one seat is dealt over the other
+_MAX_DELAY_MS = const(500)  # the longest a seat's presses can be held back
 
 # Field order is the record format (engine/record.py): name, low, high.
 _FIELDS = (
@@ -31,6 +32,7 @@ _FIELDS = (
     ("dead_deal_limit", 1, 1000),
     ("deadlock", DEADLOCK_DRAW, DEADLOCK_FEWER),
     ("handicap", -MAX_HANDICAP, MAX_HANDICAP),
+    ("handicap_ms", -_MAX_DELAY_MS, _MAX_DELAY_MS),
 )
 
 
@@ -40,9 +42,11 @@ class Rules:
     def __init__(self, piles_per_row: int = 4, match_by: int = RANK, doubles: bool = False,
                  wins_needed: int = 2, foul_lockout_ms: int = 400, collision_ms: int = 150,
                  tie_window_ms: int = 10, stall_ms: int = 1000, dead_deal_limit: int = 10,
-                 deadlock: int = DEADLOCK_DRAW, handicap: int = 0) -> None:
+                 deadlock: int = DEADLOCK_DRAW, handicap: int = 0,
+                 handicap_ms: int = 0) -> None:
         values = (piles_per_row, match_by, doubles, wins_needed, foul_lockout_ms,
-                  collision_ms, tie_window_ms, stall_ms, dead_deal_limit, deadlock, handicap)
+                  collision_ms, tie_window_ms, stall_ms, dead_deal_limit, deadlock, handicap,
+                  handicap_ms)
         for i in range(len(_FIELDS)):
             name, low, high = _FIELDS[i]
             v = values[i]
@@ -67,12 +71,16 @@ class Rules:
         # A shuffled deal gives A 26 + handicap / 2 cards and B the rest: A+4 is 28 to 24,
         # B+4 (handicap -4) is 24 to 28. The stronger seat takes the extra cards.
         self.handicap = handicap
+        # A time handicap: each press of A (of B if negative) takes effect this many ms
+        # after it is made (docs/RULES.md, 10). The same sign as handicap: the burdened seat.
+        self.handicap_ms = handicap_ms
 
     def values(self) -> tuple[int, ...]:
         """The fields as a tuple of ints, in record order."""
         return (self.piles_per_row, self.match_by, int(self.doubles), self.wins_needed,
                 self.foul_lockout_ms, self.collision_ms, self.tie_window_ms,
-                self.stall_ms, self.dead_deal_limit, self.deadlock, self.handicap)
+                self.stall_ms, self.dead_deal_limit, self.deadlock, self.handicap,
+                self.handicap_ms)
 
     @classmethod
     def from_values(cls, values: tuple[int, ...] | list[int]) -> "Rules":

@@ -25,7 +25,7 @@ except ImportError:
 
 FONT_W = const(6)
 FONT_H = const(8)
-FONT_COUNT = const(88)
+FONT_COUNT = const(89)
 FONT_PLACEHOLDER = const(42)  # the tile of '?', shown for codes that are not drawn
 RANK_W = const(16)
 RANK_H = const(18)
@@ -35,6 +35,7 @@ SUIT_H = const(9)
 SUIT_STRIDE = const(18)  # bytes per suit glyph
 
 ICON_PIP_OFF = const(36)  # '$'
+ICON_SLOW = const(38)  # '&'
 ICON_PIP_ON = const(64)  # '@'
 ICON_LEFT = const(91)  # '['
 ICON_DOWN = const(92)  # '\\'
@@ -50,10 +51,10 @@ ICON_SPEAKER = const(127)  # DEL
 _FIRST = const(32)
 _END = const(256)
 
-FONT_CHARS = b" ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,:;!?-+/()<>=*#%'\x22_\xc0\xc2\xc7\xc9\xc8\xca\xcb\xce\xcf\xd4\xd9\xdb\xdc\xc1\xc3\xcd\xd3\xd5\xda{|^\x5c[]@$}~\x7f`"
+FONT_CHARS = b" ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,:;!?-+/()<>=*#%'\x22_\xc0\xc2\xc7\xc9\xc8\xca\xcb\xce\xcf\xd4\xd9\xdb\xdc\xc1\xc3\xcd\xd3\xd5\xda{|^\x5c[]@$}~\x7f`&"
 
 FONT_INDEX = (
-    b"\x00\x29\x37\x34\x53\x35\x2a\x36\x2e\x2f\x33\x2c\x26\x2b\x25\x2d"  # 32..47
+    b"\x00\x29\x37\x34\x53\x35\x58\x36\x2e\x2f\x33\x2c\x26\x2b\x25\x2d"  # 32..47
     b"\x1b\x1c\x1d\x1e\x1f\x20\x21\x22\x23\x24\x27\x28\x30\x32\x31\x2a"  # 48..63
     b"\x52\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f"  # 64..79
     b"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x50\x4f\x51\x4e\x38"  # 80..95
@@ -158,6 +159,7 @@ FONT_BITS = (
     b"\x00\xd8\x70\x20\x70\xd8\x00\x00"  # 85 ICON_CROSS (126)
     b"\x00\x50\xc8\xc8\xc8\x50\x00\x00"  # 86 ICON_SPEAKER (127)
     b"\x00\x40\xe8\xd0\xe8\x40\x00\x00"  # 87 ICON_MUTED (96)
+    b"\xf8\x88\x50\x20\x70\xf8\xf8\x00"  # 88 ICON_SLOW (38)
 )
 
 RANK_BITS = (

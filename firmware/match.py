@@ -9,7 +9,7 @@ import engine
 import firmware
 from engine import Game
 from engine.ticks import ticks_diff
-from firmware import lang, sound
+from firmware import glyphs, lang, sound
 from hardware.keymap import pile_of, player_of
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
@@ -44,7 +44,12 @@ class Match:
             g.stack(decks[0], decks[1])
         self.level = level
         self.resume()
-        self.table.layout(rules.piles_per_row)
+        t = self.table
+        t.layout(rules.piles_per_row)
+        for p in range(2):  # an hourglass on the line of a seat that carries a handicap
+            h = rules.handicap_ms if p == 0 else -rules.handicap_ms
+            c = rules.handicap if p == 0 else -rules.handicap
+            t.lines[p].fill(3, 4, glyphs.ICON_SLOW if h > 0 or c > 0 else 32)
         g.start(now)
         self._dealt(now, True)  # a whole new screen: every pile in its one full frame
 
@@ -100,13 +105,15 @@ class Match:
             self.table.say(1, lang.words.JOINED, t, 1500)
         changed = g.changed_at(pile)
         r = g.press(player, pile, t)
-        self._feedback(player, r, t, changed)
+        self._feedback(player, r, t, ticks_diff(t, changed))
 
-    def _feedback(self, player: int, r: int, t: int, changed: int) -> None:
+    def _feedback(self, player: int, r: int, t: int, delay_ms: int) -> None:
+        """The sound and message of a press's result (HELD: none yet, its verdict later);
+        delay_ms: how long after its pile changed the press was made."""
         if r == engine.COVERED:
             self.sound.play(sound.COVER_A if player == 0 else sound.COVER_B, t)
             if player == 0 or self.bot is None:
-                self.stats.cover(ticks_diff(t, changed))
+                self.stats.cover(delay_ms)
         elif r == engine.FOUL:
             self.sound.play(sound.FOUL, t)
             lockout = self.game.rules.foul_lockout_ms
@@ -127,7 +134,11 @@ class Match:
         if bot is not None:
             r = bot.update(now)
             if r >= 0:
-                self._feedback(1, r, now, now)
+                self._feedback(1, r, now, 0)
+        v = g.judged()  # held presses (a time handicap), as each took effect
+        while v >= 0:
+            self._feedback((v >> 20) & 15, v >> 24, now, v & 0xFFFF)
+            v = g.judged()
         t = self.table
         t.expire(now)
         ended = self._phase_changed(g, now)

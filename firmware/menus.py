@@ -12,6 +12,11 @@ from firmware import lang, settings as settings_mod
 from firmware.menu import ROWS, Page, hint
 from hardware.keymap import UP, DOWN, RIGHT, BACK
 
+try:
+    from micropython import const
+except ImportError:
+    const = lambda expr: expr  # noqa: E731  (desktop fallback)
+
 if False:  # names for type annotations: mypy reads them, the compiler drops them
     from firmware.settings import Settings
     from firmware.stats import Stats
@@ -35,9 +40,16 @@ SETTINGS = 1
 STATS = 2
 PAUSE = 3
 
-# The main menu's items, in the order of MAIN in firmware/lang_en.py.
-_TWO, _VS, _LEVEL_ITEM, _SETTINGS_ITEM, _STATS_ITEM, _HOW_ITEM, _SELF_TEST_ITEM = range(7)
-_LEVEL = settings_mod.KEYS.index("level")
+# The main menu's items, in the order of MAIN in firmware/lang_en.py. (Constants: a name
+# the board keeps costs a place among its interned names, which are few.)
+_TWO = const(0)
+_VS = const(1)
+_LEVEL_ITEM = const(2)
+_SETTINGS_ITEM = const(3)
+_STATS_ITEM = const(4)
+_HOW_ITEM = const(5)
+_SELF_TEST_ITEM = const(6)
+_LEVEL = const(6)  # settings_mod.KEYS.index("level")
 
 
 class Menus:
@@ -69,7 +81,7 @@ class Menus:
             values = ["", "", s.text(_LEVEL), "", "", "", ""]
             self.page.draw(w.TITLE, w.MAIN, values, self.chosen, hint(w.BACK))
         elif self.which == SETTINGS:
-            n = len(settings_mod.FIELDS)
+            n = len(w.FIELDS)  # (a line each; handicap_ms is on HANDICAP's)
             self.page.draw(w.MAIN[_SETTINGS_ITEM], [s.label(i) for i in range(n)],
                            [s.text(i) for i in range(n)], self.chosen, hint(w.BACK))
         elif self.which == STATS:
@@ -82,7 +94,7 @@ class Menus:
         """How many items the open page has."""
         w = self.which
         if w == SETTINGS:
-            return len(settings_mod.FIELDS)
+            return len(lang.words.FIELDS)
         words = lang.words
         if w == STATS:  # UP and DOWN scroll it: a position for each first line shown
             return len(words.STATS) - ROWS + 1

@@ -5,10 +5,22 @@ corrupt record) falls back to the default. The record (kind SETTINGS in firmware
 is a version byte followed by one index per setting, in FIELDS order (read back by
 firmware/restore.py). It is the base of
 the SETTINGS tally: a change saves an entry, (setting number, index), and a
-compaction folds them into a new base.
+compaction folds them into a new base. A record from before a setting was added has no
+index for it: that setting takes its default.
+
+HANDICAP is one line on the page over two settings, handicap_ms and handicap (cards), on
+one scale (docs/RULES.md, 10): EVEN; then the stronger seat's presses held 5 ms more a
+step, to 500 ms; then 2 cards more a step, to 8. Steps of 5 ms: the sim's win rate moves
+0.4 to 1 point a ms of delay, so every gap it measures has a step inside 45-55% (README,
+"The simulation lab").
 """
 from engine import Rules
 from firmware import lang
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 SETTINGS_KIND = 1
 _VERSION = 1
@@ -33,10 +45,14 @@ FIELDS = (
     ("handicap", (-8, -6, -4, -2, 0, 2, 4, 6, 8), 4),
     ("auto", (0, 1), 0),
     ("language", (0, 1, 2), 0),  # lang.CODES, by number; the default: CS_LANGUAGE
+    # ms A's presses are held (B's if negative): shown on HANDICAP's line, not one of its own
+    ("handicap_ms", range(-500, 501, 5), 100),
 )
 KEYS = tuple(key for key, _choices, _default in FIELDS)
-_HANDICAP = KEYS.index("handicap")
+_HANDICAP = const(12)  # KEYS.index("handicap")
 _LANGUAGE = KEYS.index("language")
+_MS = const(15)  # KEYS.index("handicap_ms")
+_TOP = const(104)  # the scale's end: 500 ms (100 steps) and 8 cards (4 more)
 
 
 class Settings:
@@ -48,6 +64,7 @@ class Settings:
         self.language_chosen = False  # on the handheld (else the preset is spoken)
         self.index = bytearray(len(FIELDS))
         self.clamped = []  # type: list[str]  # keys whose stored value was out of range (reset to default)
+        self.streak = 0  # AUTO HANDICAP: matches won in a row, by A (> 0) or by B (< 0)
         self.reset()
         self.mark()
 
@@ -93,37 +110,77 @@ class Settings:
     def text(self, i: int) -> str:
         """The menu text of setting number i's current choice, in the chosen language."""
         _name, texts = lang.words.FIELDS[i]
-        return texts[self.index[i]]
+        cards = texts[self.index[i]]
+        ms = self.value("handicap_ms") if i == _HANDICAP else 0
+        if not ms:
+            return cards
+        text = "%s %dMS" % ("A" if ms > 0 else "B", abs(ms))  # "A 120MS"
+        c = self.value("handicap")
+        if not c:
+            return text
+        return text + (cards[1:] if (c > 0) == (ms > 0) else " " + cards)  # "A 500MS+4"
 
     def choose(self, key: str, value: int) -> None:
         """Choose one of a setting's values, as its page would (ValueError if it is not)."""
         i = KEYS.index(key)
         _key, choices, _default = FIELDS[i]
-        self.index[i] = choices.index(value)
+        self.index[i] = list(choices).index(value)
         self.language_chosen |= i == _LANGUAGE
 
     def step(self, i: int, delta: int) -> None:
-        """Move setting number i to the next (+1) or previous (-1) choice, wrapping."""
+        """Move setting number i to the next (+1) or previous (-1) choice, wrapping;
+        HANDICAP along its scale, from end to end."""
+        if i == _HANDICAP:
+            self._scale(max(-_TOP, min(_TOP, self._scale() + delta)))
+            return
         _key, choices, _default = FIELDS[i]
         self.index[i] = (self.index[i] + delta) % len(choices)
         self.language_chosen |= i == _LANGUAGE
+
+    def _scale(self, k: int = 999) -> int:
+        """Where HANDICAP stands on its scale, -_TOP..._TOP (0: EVEN; A's side > 0); with k,
+        put it there. Cards without the full 500 ms (a record from before the time
+        handicap) stand at their time's place, and leave with the next step."""
+        index = self.index
+        if k == 999:
+            ms = self.value("handicap_ms")
+            k = ms // 5 if ms >= 0 else -(-ms // 5)
+            c = self.value("handicap")
+            if (ms == 500 and c > 0) or (ms == -500 and c < 0):
+                k += c // 2
+            return k
+        far = abs(k) > 100
+        index[_MS] = 100 + (k if not far else (100 if k > 0 else -100))
+        index[_HANDICAP] = 4 + (0 if not far else (k - 100 if k > 0 else k + 100))
+        return k
 
     def rules(self) -> Rules:
         """The engine Rules these settings ask for."""
         return Rules(piles_per_row=self.value("piles"), match_by=self.value("match_by"),
                      doubles=bool(self.value("doubles")), wins_needed=self.value("wins"),
                      foul_lockout_ms=self.value("lockout"), deadlock=self.value("deadlock"),
-                     handicap=self.value("handicap"))
+                     handicap=self.value("handicap"), handicap_ms=self.value("handicap_ms"))
 
     def match_won(self, winner: int) -> bool:
-        """AUTO HANDICAP: the winner of a match (0 A, 1 B) is dealt 2 more cards in the next,
-        up to 8; no winner (a draw) changes nothing. True if the handicap changed."""
+        """AUTO HANDICAP: HANDICAP moves towards the winner of a match (0 A, 1 B), the time
+        first: 10 ms after one win, then 20, 40 and 80 ms a match while the same seat goes
+        on winning (10 again once the other wins: 10 ms moves the sim's win rate by less
+        than the 45-55% band is wide; README), up to 500 ms; then 2 cards a match, to 8.
+        Back the other way the cards go first, 2 a match. No winner (a draw) changes
+        nothing. True if HANDICAP changed."""
         if not self.value("auto") or (winner != 0 and winner != 1):
             return False
-        i = self.index[_HANDICAP]
-        new = min(i + 1, 8) if winner == 0 else max(i - 1, 0)
-        self.index[_HANDICAP] = new
-        return new != i
+        up = 1 if winner == 0 else -1
+        run = self.streak * up
+        self.streak = up * (run + 1 if run > 0 else 1)
+        k = self._scale()
+        if k * up >= 100 or k * up < -100:  # cards: on from the full time, or back off it
+            new = k + up
+        else:
+            new = max(-100, min(100, k + up * (2 << min(abs(self.streak) - 1, 3))))
+        new = max(-_TOP, min(_TOP, new))
+        self._scale(new)
+        return new != k
 
     def encode(self) -> bytes:
         """The record payload (LANGUAGE as PRESET until one is chosen on the handheld)."""

@@ -73,6 +73,7 @@ def test_engine_memory_in_circuitpython():
     figures = {k: int(v) for k, v in r.lines("FIGURE")}
     assert 0 < figures["game_bytes"] <= 4096
     assert figures["steady_alloc_bytes"] == 0 and figures["bot_alloc_bytes"] == 0
+    assert figures["held_alloc_bytes"] == 0 and figures["held_verdicts"] > 500
 
 
 def test_deploy_writes_circuitpython_mpy_and_code_py_as_source(tree):
@@ -108,6 +109,8 @@ def test_the_soak_runs_30_minutes_through_every_path(soaked):
                         ("statistics", "STATISTICS"), ("pause", "PAUSED")):
         assert glass.page(r.shots[name])[0].strip(" \u2191") == title, (name, r.shots[name])
     assert glass.piles_per_row(r.shots["deal"]) == 4
+    # The tour left HANDICAP at A 50MS: the soak's matches hold A's presses.
+    assert glass.info(r.shots["deal"], 0)[3] == "\u231b" != glass.info(r.shots["deal"], 1)[3]
 
 
 def test_the_firmware_plays_the_soak_in_80_kb_of_heap_from_mpy(soaked, bench_bytes):

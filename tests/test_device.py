@@ -57,22 +57,22 @@ def _open_settings(h):
     assert h.text(0) == "SETTINGS"
 
 
-@pytest.mark.parametrize("i", range(len(settings_mod.FIELDS)))
+@pytest.mark.parametrize("i", range(len(lang_en.FIELDS)))  # (a line for each)
 def test_each_setting_changes_from_the_menu_and_survives_power_off(i, tmp_path):
     path = str(tmp_path / "nvm.bin")
     h = Hand(path)
     _open_settings(h)
-    default = h.app.settings.index[i]
+    default = h.app.settings.text(i)
     for _ in range(i):
         h.tap(DOWN)
     h.tap(RIGHT)
-    changed = h.app.settings.index[i]
+    changed = h.app.settings.text(i)
     assert changed != default
-    assert lang_en.FIELDS[i][1][changed] in h.text(1 + min(i, 5))
+    assert h.text(1 + min(i, 5)).endswith(" " + changed)
     h.tap(MENU)  # back: saved
     assert h.hw.flash.erases == 0
     again = Hand(path)  # power off and on
-    assert again.app.settings.index[i] == changed
+    assert again.app.settings.text(i) == changed
     assert again.app.settings.index == h.app.settings.index
 
 
@@ -367,13 +367,11 @@ def test_a_handicap_setting_deals_the_stronger_seat_more_cards():
 
 
 def _handicap(h):
-    s = h.app.settings
-    return lang_en.FIELDS[settings_mod.KEYS.index("handicap")][1][
-        s.index[settings_mod.KEYS.index("handicap")]]
+    return h.app.settings.text(settings_mod.KEYS.index("handicap"))
 
 
 @pytest.mark.parametrize("auto", [True, False])
-def test_auto_handicap_deals_the_winner_of_a_match_two_more_cards_next_match(auto, tmp_path):
+def test_auto_handicap_holds_the_winner_of_a_match_back_10_ms_next_match(auto, tmp_path):
     path = str(tmp_path / "nvm.bin")
     h = Hand(path, decks="5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c 6c")
     s = h.app.settings
@@ -384,26 +382,22 @@ def test_auto_handicap_deals_the_winner_of_a_match_two_more_cards_next_match(aut
     h.tap(RIGHT, 450)  # 2 PLAYERS; the cards are seen
     h.tap(key_named("A0"), 1500)  # A covers with the last card: A wins the match
     assert h.app.state == App.RESULT and h.app.match.game.match_winner == 0
-    assert _handicap(h) == ("A+2" if auto else "EVEN")
+    assert _handicap(h) == ("A 10MS" if auto else "EVEN")
     h.tap(key_named("A0"), 300)  # back to the menu
     h.tap(RIGHT)  # the next match is dealt with it
     g = h.app.match.game
-    assert g.deck_size(0) - g.deck_size(1) == (2 if auto else 0)
+    assert g.rules.handicap_ms == (10 if auto else 0) and g.deck_size(0) == g.deck_size(1)
     again = Hand(path)  # saved through power-off
     assert _handicap(again) == _handicap(h)
 
 
-def test_auto_handicap_stops_at_8_and_a_drawn_match_changes_nothing():
+def test_auto_handicap_off_changes_nothing():
     s = settings_mod.Settings()
-    s.index[settings_mod.KEYS.index("auto")] = 1
-    moved = [s.match_won(0) for _ in range(6)]
-    assert moved == [True] * 4 + [False] * 2 and s.value("handicap") == 8
-    assert not s.match_won(2) and not s.match_won(-1) and s.value("handicap") == 8
-    for _ in range(9):
-        s.match_won(1)
-    assert s.value("handicap") == -8
-    s.index[settings_mod.KEYS.index("auto")] = 0
-    assert not s.match_won(0) and s.value("handicap") == -8
+    assert not s.match_won(0) and not s.match_won(1) and _scale(s) == (0, 0)
+
+
+def _scale(s):
+    return s.value("handicap_ms"), s.value("handicap")
 
 
 def test_the_cpu_setting_offers_each_level_of_the_computer_player():

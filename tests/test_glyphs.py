@@ -217,13 +217,13 @@ def test_font_tile_finds_every_drawn_code_and_shows_the_placeholder_otherwise():
         {c + 32 for c in G.FONT_CHARS if 0xC0 <= c < 0xDF}
     for code in [c for c in range(32, 256) if c not in drawn] + [-1, 0, 10, 31, 128, 256, 1000]:
         assert G.font_tile(code) == G.FONT_PLACEHOLDER, code
-    assert G.font_tile(ord("&")) == G.FONT_PLACEHOLDER
+    assert G.font_tile(0xA0) == G.FONT_PLACEHOLDER  # (a no-break space: not drawn)
 
 
 def test_icon_constants_match_the_art_and_draw_their_icon():
     icons = {n[5:]: getattr(G, n) for n in dir(G) if n.startswith("ICON_")}
     assert icons == glyph_art.ICON_CODES
-    assert len(icons) == 12
+    assert len(icons) == 13
     for name, code in icons.items():
         t = G.font_tile(code)
         assert G.FONT_CHARS[t] == code and t != G.FONT_PLACEHOLDER, name
@@ -310,8 +310,10 @@ def test_build_rejects_missing_duplicate_and_clashing_glyphs():
         (_art(ICON_CODES=dict(icon_codes, DECK=ord("A"))), "icon DECK: code 65 is already taken"),
         (_art(ICON_CODES=dict(icon_codes, DECK=ord("a"))), "icon DECK: code 97 is lower case"),
         (_art(SMALL={**glyph_art.SMALL, "a": GOOD_A}), "'a' is lower case"),
-        (_art(SMALL={**glyph_art.SMALL, "&": glyph_art.SMALL["%"]}),
-         "small '&': identical to small '%'"),
+        (_art(SMALL={**glyph_art.SMALL, "\xd1": glyph_art.SMALL["%"]}),
+         "small '\xd1': identical to small '%'"),
+        (_art(SMALL={**glyph_art.SMALL, "&": glyph_art.SMALL["Z"]}),
+         "icon SLOW: code 38 is already taken by small '&'"),
         (_art(ICONS={**glyph_art.ICONS, "UP": glyph_art.ICONS["DOWN"]}),
          "icon DOWN: identical to icon UP"),
         (_art(PLACEHOLDER="&"), "PLACEHOLDER '&' has no SMALL glyph"),
@@ -351,7 +353,7 @@ def test_glyphs_import_and_look_up_in_micropython():
         "sys.path.insert(0, '/input/firmware')\n"
         "import glyphs as g\n"
         "print('LEN', len(g.FONT_BITS), len(g.FONT_INDEX), len(g.RANK_BITS), len(g.SUIT_BITS))\n"
-        "print('TILE', g.font_tile(ord('a')), g.font_tile(ord('A')), g.font_tile(38),"
+        "print('TILE', g.font_tile(ord('a')), g.font_tile(ord('A')), g.font_tile(160),"
         " g.font_tile(999), g.FONT_PLACEHOLDER)\n"
         "print('ICON', g.ICON_DECK, g.FONT_CHARS[g.font_tile(g.ICON_DECK)])\n"
         "print('PRIVATE', hasattr(g, '_FIRST'))\n")

@@ -55,10 +55,33 @@ def test_every_language_has_every_word_in_the_same_shape(code):
             assert len(a) == len(b), name
     for (label, choices), field in zip(w.FIELDS, settings_mod.FIELDS):
         assert isinstance(label, str) and len(choices) == len(field[1]), (code, field[0])
-    assert len(w.FIELDS) == len(settings_mod.FIELDS)
+    # A line for each setting but handicap_ms, the last, which is shown on HANDICAP's.
+    assert len(w.FIELDS) == len(settings_mod.FIELDS) - 1
+    assert settings_mod.KEYS[-1] == "handicap_ms"
     assert w.FIELDS[settings_mod.KEYS.index("language")][1] == tuple(
         LANGUAGES[c].NAME for c in lang.CODES)  # each language by its own name
     assert w.SECONDS % (12, 3) != w.SECONDS  # seconds and tenths
+
+
+def _handicap_lines(w):
+    """HANDICAP's line at every place of its scale, and with each mix a record can hold."""
+    from firmware.settings import Settings
+    was, lang.words = lang.words, w
+    s = Settings()
+    i = settings_mod.KEYS.index("handicap")
+    out = []
+    for cards in (-8, -2, 0, 2, 8):
+        for ms in (-500, -495, -5, 0, 5, 100, 500):
+            s.choose("handicap", cards)
+            s.choose("handicap_ms", ms)
+            out.append(s.label(i) + " " + s.text(i))
+    for _ in range(300):
+        s.step(i, -1)
+    for _ in range(210):
+        out.append(s.label(i) + " " + s.text(i))
+        s.step(i, 1)
+    lang.words = was
+    return out
 
 
 def _strings(w):
@@ -79,6 +102,7 @@ def _strings(w):
     for label, choices in w.FIELDS:
         for value in choices:
             out.append(("setting", label + " " + value, ITEM))
+    out += [("setting", line, ITEM) for line in _handicap_lines(w)]
     for label, value in zip(w.STATS, _stats_values(w)):
         out.append(("statistics", label + " " + value, ITEM))
     out.append(("hint", hint(w.BACK), LINE_CHARS - 1))  # the scroll arrow is in the last column

@@ -57,6 +57,7 @@ def probe():
     figures = {k: int(v) for k, v in r.lines("FIGURE")}
     figures["counts"] = [int(v) for v in r.lines("COUNTS")[0]]
     figures["phases"] = [int(v) for v in r.lines("PHASES")[0]]
+    figures["held_counts"] = r.lines("HELDCOUNTS")[0]
     return figures
 
 
@@ -75,6 +76,14 @@ def test_10000_presses_and_ticks_allocate_nothing(probe):
         assert phases[phase] > 0
     assert probe["steps"] == 10000
     assert probe["steady_alloc_bytes"] == 0
+
+
+def test_held_presses_and_their_verdicts_allocate_nothing(probe):
+    import engine
+    held = [int(v) for v in probe["held_counts"]]
+    assert held[engine.HELD] > 500 and probe["held_verdicts"] > 500
+    assert held[engine.COVERED] > 100  # (the other seat's presses)
+    assert probe["held_alloc_bytes"] == 0
 
 
 def test_bot_decisions_allocate_nothing(probe):

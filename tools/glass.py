@@ -21,7 +21,7 @@ ICONS = {
     glyphs.ICON_LEFT: "\u2190", glyphs.ICON_DOWN: "\u2193", glyphs.ICON_RIGHT: "\u2192",
     glyphs.ICON_UP: "\u2191", glyphs.ICON_MUTED: "\u00f8", glyphs.ICON_DECK: "\u25af",
     glyphs.ICON_LOCK: "\u25a3", glyphs.ICON_CHECK: "\u2713", glyphs.ICON_CROSS: "\u2717",
-    glyphs.ICON_SPEAKER: "\u266a",
+    glyphs.ICON_SPEAKER: "\u266a", glyphs.ICON_SLOW: "\u231b",
 }
 UNREADABLE = "\ufffd"  # a cell whose pixels match no glyph
 

@@ -21,6 +21,7 @@ Firmware writes them as bytes((glyphs.ICON_DECK,)) etc. The mapping (ICON_CODES 
 
     code  char  name      picture
      36   $     PIP_OFF   hollow dot (score pip not yet won)
+     38   &     SLOW      hourglass (the handicapped seat, on its info line)
      64   @     PIP_ON    filled dot (score pip won)
      91   [     LEFT      left arrow
      92   \     DOWN      down arrow
@@ -33,7 +34,7 @@ Firmware writes them as bytes((glyphs.ICON_DECK,)) etc. The mapping (ICON_CODES 
     126   ~     CROSS     cross
     127   DEL   SPEAKER   speaker and a sound wave (sound on)
 
-    38 '&' is the one printable code left free: it shows the '?' placeholder.
+    Every printable code is taken now.
 
 RANKS: A 2 3 4 5 6 7 8 9 10 J Q K, 16 x 18 pixels each, strokes 2 pixels wide. Most
 are 12 pixels wide, centred (2 dark columns each side) so that rank and suit keep the
@@ -66,6 +67,7 @@ ICON_CODES = {
     "CROSS": 126,
     "SPEAKER": 127,
     "MUTED": 96,
+    "SLOW": 38,
 }
 
 # The text font, SMALL_W x SMALL_H. Tiles are numbered space, A-Z, 0-9, the punctuation
@@ -762,6 +764,15 @@ SMALL = {
 
 # The icons, SMALL_W x SMALL_H, one per ICON_CODES name.
 ICONS = {
+    'SLOW': """
+        #####
+        #...#
+        .#.#.
+        ..#..
+        .###.
+        #####
+        #####
+    """,
     'DECK': """
         ####.
         #..##

@@ -15,9 +15,12 @@ from tools.play import KEY_NAMES
 _GPIO = [int(p[2:]) for p in config.key_pins({s[0]: s[2] for s in pinmap.SETTINGS})]
 UP, DOWN, LEFT, RIGHT = "A0", "A1", "A2", "A3"  # A's near row in the menus
 STEP = 300  # ms between menu presses
-# How many choices each setting has (firmware/settings.py FIELDS), LANGUAGE included: the
-# tour walks every language.
-N_SETTINGS_CHOICES = tuple(len(f[1]) for f in settings.FIELDS)
+# How many choices each line of the settings page has (firmware/settings.py FIELDS; the
+# last, handicap_ms, is on HANDICAP's line), LANGUAGE included: the tour walks every
+# language.
+N_SETTINGS_CHOICES = tuple(len(f[1]) for f in settings.FIELDS[:-1])
+HANDICAP = settings.KEYS.index("handicap")
+SOAK_HANDICAP = 10  # HANDICAP's steps the tour leaves it at: A's presses held 50 ms
 
 
 def gpio(key):
@@ -86,11 +89,17 @@ class Script:
 
 
 def settings_tour(s):
-    """Main menu -> SETTINGS: every value of every setting, back (saved); statistics."""
+    """Main menu -> SETTINGS: every value of every setting, back (saved); statistics.
+    HANDICAP, a scale from end to end, goes to B 50MS and is left at A 50MS: the soak's
+    matches hold A's presses, so the held presses are in its figures."""
     s.taps(DOWN, 3)
     s.tap(RIGHT)  # SETTINGS
-    for n in N_SETTINGS_CHOICES:
-        s.taps(RIGHT, n)  # through every value and back to where it was
+    for i, n in enumerate(N_SETTINGS_CHOICES):
+        if i == HANDICAP:
+            s.taps(LEFT, SOAK_HANDICAP)
+            s.taps(RIGHT, 2 * SOAK_HANDICAP)
+        else:
+            s.taps(RIGHT, n)  # through every value and back to where it was
         s.tap(DOWN)
     s.shot("settings")
     s.tap("MENU")  # back to the main menu (on SETTINGS, the item left), saved

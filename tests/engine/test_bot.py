@@ -79,7 +79,7 @@ def test_a_bot_covers_in_the_opponents_row_first():
         g = stacked("5c 9d Jh 2s 7c 8c", "5d Kc 3h 8s 4c 6c")  # piles 0 and 4 match
         bot = Bot(g, B, 4, seed=seed)
         assert bot.update(0) == -1  # the first look: the bot plans its reaction
-        if bot._fouling or bot.wake_at > 5000:
+        if bot._aim < 0 or bot.wake_at > 5000:
             continue  # this look ends in a foul or a miss
         r = bot.update(bot.wake_at)
         assert r == COVERED and g.deck_size(B) == 1
@@ -117,3 +117,33 @@ def test_five_named_levels_from_slow_to_fast():
     assert len(LEVELS) == 5
     means = [lv[1] for lv in LEVELS]
     assert means == sorted(means, reverse=True)
+
+
+def test_a_time_handicap_slows_a_bot_down_without_making_it_press_blindly():
+    wins = 0
+    for seed in range(30):
+        g, a, b = _bots(400 + seed, 3, 3, handicap_ms=300)  # SHARP against SHARP, A held
+        assert play_out(g, a, b) >= 0
+        wins += g.game_result == B
+        assert a.presses < 2 * (a.presses + b.presses) // 3  # (no press after press)
+        verdicts = 0
+        while g.judged() >= 0:
+            verdicts += 1
+        assert verdicts > 0
+    assert wins >= 27, wins
+
+
+def test_a_held_bot_presses_the_partner_of_its_match_at_hand_speed():
+    g = stacked("5c 9d Jh 2s 7c 8c", "5d Kc 3h 8s 4c 6c", handicap_ms=400)
+    bot = Bot(g, A, 3, seed=1)
+    t = 0
+    while bot.presses == 0 and t < 5000:
+        t += 1
+        bot.update(t)
+    first = t
+    while bot.presses == 1 and t < first + 400:
+        t += 1
+        bot.update(t)
+    assert bot.presses == 2 and t - first < 400  # before its first cover has landed
+    g.tick(t + 400)
+    assert g.deck_size(A) == 0

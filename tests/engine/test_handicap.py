@@ -101,6 +101,10 @@ def test_a_record_from_before_the_handicap_still_replays():
     rec.press(A, 0, 1000)
     rec.press(B, 4, 1000)
     new = rec.data()
-    old = b"CSr1" + new[4:19] + new[20:]  # the 10 fields (15 bytes), no handicap byte
+    assert new[:4] == b"CSr3"
+    old = b"CSr1" + new[4:19] + new[22:]  # the 10 fields (15 bytes), no handicaps
     assert state(replay(old)) == state(g)
-    assert parse(old)[0].handicap == 0
+    assert parse(old)[0].handicap == 0 and parse(old)[0].handicap_ms == 0
+    older = b"CSr2" + new[4:20] + new[22:]  # 11 fields: a handicap, no handicap_ms
+    assert state(replay(older)) == state(g)
+    assert parse(older)[0].handicap_ms == 0

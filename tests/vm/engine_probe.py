@@ -24,14 +24,14 @@ _game.start(0)
 gc.collect()
 print("FIGURE game_bytes", gc.mem_alloc() - _m0)
 
-_counts = [0] * 8  # results of press/tick, by code
+_counts = [0] * 9  # results of press/tick, by code
 _phases = [0] * 6  # phases seen after each step
 _T0 = (1 << 29) - 100000  # the clock wraps during the run
 
 
 _rng = Rng(99)
 _t = random_steps(_game, _rng, 2000, _T0, _counts, _phases)  # warm-up
-_counts = [0] * 8
+_counts = [0] * 9
 _phases = [0] * 6
 _m0 = gc.mem_alloc()
 _t = random_steps(_game, _rng, 10000, _t, _counts, _phases)
@@ -39,6 +39,22 @@ print("FIGURE steady_alloc_bytes", gc.mem_alloc() - _m0)
 print("FIGURE steps", 10000)
 print("COUNTS", " ".join([str(c) for c in _counts]))
 print("PHASES", " ".join([str(c) for c in _phases]))
+
+# The same with a time handicap: presses held, judged and read back.
+_held = engine.Game(engine.Rules(handicap_ms=-120), 2)
+_held.start(_T0)
+_hc = [0] * 9
+_t = random_steps(_held, _rng, 2000, _T0, _hc, [0] * 6)  # warm-up
+_hc = [0] * 9
+_verdicts = 0
+_m0 = gc.mem_alloc()
+for _ in range(50):
+    _t = random_steps(_held, _rng, 200, _t, _hc, _phases)
+    while _held.judged() >= 0:
+        _verdicts += 1
+print("FIGURE held_alloc_bytes", gc.mem_alloc() - _m0)
+print("FIGURE held_verdicts", _verdicts)
+print("HELDCOUNTS", " ".join([str(c) for c in _hc]))
 
 # Naive baselines for the report: the same table as card objects in lists, and a
 # coverable-pile scan that builds a list each time it looks.
@@ -88,7 +104,7 @@ def _bot_rounds(g, a, b, n):
     return covers
 
 
-_bg = engine.Game(engine.Rules(wins_needed=1), 5)
+_bg = engine.Game(engine.Rules(wins_needed=1, handicap_ms=150), 5)
 _bg.start(0)
 _ba = Bot(_bg, 0, 2, 11)
 _bb = Bot(_bg, 1, 3, 12)
