@@ -3,7 +3,13 @@
 Writes a CSV (one row per game) and PNG plots: game length, covers, stalls and dead
 deals per game, deadlock rate, win rate by seat and by reaction-time difference, for the
 standard rules and for each variant; and the handicap study: for reaction gaps of 25, 50,
-100, 180 and 300 ms, the slower bot's win rate when the faster is dealt 0 to 8 more cards.
+100, 180 and 300 ms, the slower bot's win rate when the faster one's presses are held back
+by each time handicap the handheld offers (firmware/settings.py's handicap_ms choices),
+and when it is dealt 0 to 8 more cards; then, for each gap, the delay closest to even is
+played again with new games (--confirm-games), and the next setting towards even if it
+falls outside 45-55% (three at most): that is the figure reported, with its 95% interval.
+Last, AUTO HANDICAP at work (--auto-families): "families" of 40 one-game matches from
+EVEN, HANDICAP moved after each by the handheld's own Settings.match_won (summary only).
 The games are played on every core (--jobs), each game from its own seed, so the rows
 are the same, in the same order, whatever the number of processes. An interrupted run
 keeps every row written so far.
@@ -24,6 +30,12 @@ from collections import deque
 from engine import Game, Rules, GAME_OVER, DRAW, SUIT, RANK_OR_SUIT, DEADLOCK_FEWER
 from engine.bot import Bot, LEVELS, play_out
 from engine.rng import SEED_MAX
+from firmware.settings import FIELDS as _SETTINGS, Settings
+
+# The time handicaps the HANDICAP setting offers the stronger seat, in ms: the magnitudes
+# of its handicap_ms choices (A's presses held, or B's if negative).
+DELAYS_MS = tuple(sorted({abs(v) for key, choices, _ in _SETTINGS
+                          if key == "handicap_ms" for v in choices if v}))
 
 LEVEL_NAMES = [lv[0] for lv in LEVELS]
 VARIANTS = {
@@ -37,15 +49,21 @@ VARIANTS = {
     "deadlock-fewer": {"deadlock": DEADLOCK_FEWER},
 }
 FIELDS = ("study", "variant", "seed", "level_a", "level_b", "reaction_a_ms",
-          "reaction_b_ms", "handicap", "winner", "length_ms", "covers", "fouls", "stalls",
-          "dead_deals", "deadlock", "cards_a", "cards_b")
+          "reaction_b_ms", "handicap", "handicap_ms", "winner", "length_ms", "covers",
+          "fouls", "stalls", "dead_deals", "deadlock", "cards_a", "cards_b")
 _GAME_LIMIT_MS = 30 * 60 * 1000  # a game still going after this is stopped, "unfinished"
 GAPS_MS = (25, 50, 100, 180, 300)  # the handicap study's reaction gaps
 HANDICAPS = (0, 2, 4, 6, 8)  # cards the faster bot is dealt over the slower
+DELAYS = (0,) + DELAYS_MS  # ms the faster bot's presses are held: EVEN and every setting
+BAND = (0.45, 0.55)  # the slower bot's win rate that counts as even
+SLOPE_FIT = (0.2, 0.8)  # the slope is fitted through the delays whose rate is in this range
+STEP_GRID_MS = 5  # the suggested AUTO step is a multiple of this (the settings' step)
+CONFIRM_TRIES = 3  # settings a gap's confirmation plays at most, until one is in the band
 HANDICAP_LEVEL = LEVEL_NAMES.index("SHARP")  # both bots play it; the slower one is slowed
 MAX_GAMES = 10 ** 7  # --games: games per pairing of levels (a year of one core, or so)
 MAX_JOBS = 256  # --jobs: processes
 CHUNK = 32  # games a worker process plays per task (and rows between two flushes)
+STANDARD = ("levels", "variants")  # the standard study's games (not the handicap study's)
 
 
 def slowed(bot, ms):
@@ -90,44 +108,69 @@ def row(study, variant, seed, la, lb, g, length, slow_a=0, slow_b=0):
         "study": study, "variant": variant, "seed": seed,
         "level_a": LEVEL_NAMES[la], "level_b": LEVEL_NAMES[lb],
         "reaction_a_ms": LEVELS[la][1] + slow_a, "reaction_b_ms": LEVELS[lb][1] + slow_b,
-        "handicap": g.rules.handicap, "winner": winner,
+        "handicap": g.rules.handicap, "handicap_ms": g.rules.handicap_ms, "winner": winner,
         "length_ms": length, "covers": g.covers, "fouls": g.fouls, "stalls": g.stalls,
         "dead_deals": g.dead_deals, "deadlock": int(g.deadlocked),
         "cards_a": g.deck_size(0), "cards_b": g.deck_size(1),
     }
 
 
-def plan_size(games, levels, variants, handicap_games=0):
+def plan_size(games, levels, variants, handicap_games=0, delays=DELAYS):
     """How many games plan() yields."""
     return (len(levels) ** 2 * games + len(variants) * games * 2
-            + len(GAPS_MS) * len(HANDICAPS) * handicap_games)
+            + len(GAPS_MS) * (len(HANDICAPS) + len(delays)) * handicap_games)
 
 
-def plan(games, levels, variants, seed, handicap_games=0):
-    """The (study, variant, seed, level_a, level_b, slow_a, slow_b, handicap) of each game
-    to play, one at a time (a study of millions of games is not held in memory). The
-    handicap study plays handicap_games per gap and handicap, the faster bot in seat A
-    for half of them and in seat B for the other half."""
+def plan(games, levels, variants, seed, handicap_games=0, delays=DELAYS):
+    """The (study, variant, seed, level_a, level_b, slow_a, slow_b, handicap, handicap_ms)
+    of each game to play, one at a time (a study of millions of games is not held in
+    memory). The handicap study plays handicap_games per gap and card handicap (study
+    "handicap", no delay), then per gap and delay (study "delay", no cards), the faster
+    bot in seat A for half of them (handicap and handicap_ms positive: A is burdened) and
+    in seat B for the other half (negative)."""
     s = seed
     for la in levels:  # every pairing of the chosen levels, standard rules
         for lb in levels:
             for _ in range(games):
-                yield ("levels", "standard", s, la, lb, 0, 0, 0)
+                yield ("levels", "standard", s, la, lb, 0, 0, 0, 0)
                 s += 1
     mid = levels[len(levels) // 2]
     for name in variants:  # each variant with two equal players
         for _ in range(games * 2):
-            yield ("variants", name, s, mid, mid, 0, 0, 0)
+            yield ("variants", name, s, mid, mid, 0, 0, 0, 0)
             s += 1
-    lv = HANDICAP_LEVEL
     for gap in GAPS_MS:
         for h in HANDICAPS:
             for i in range(handicap_games):
-                if i & 1:  # B is faster: B is dealt the extra cards
-                    yield ("handicap", "standard", s, lv, lv, gap, 0, -h)
-                else:
-                    yield ("handicap", "standard", s, lv, lv, 0, gap, h)
+                yield _handicapped("handicap", s, gap, i, h, 0)
                 s += 1
+    for gap in GAPS_MS:
+        for d in delays:
+            for i in range(handicap_games):
+                yield _handicapped("delay", s, gap, i, 0, d)
+                s += 1
+
+
+def _handicapped(study, seed, gap, i, cards, ms):
+    """A handicap study's game: both bots SHARP, one slowed by gap; the faster one in seat
+    A for an even i (dealt cards more, its presses held ms), in seat B for an odd one."""
+    lv = HANDICAP_LEVEL
+    if i & 1:  # B is faster: B is burdened
+        return (study, "standard", seed, lv, lv, gap, 0, -cards, -ms)
+    return (study, "standard", seed, lv, lv, 0, gap, cards, ms)
+
+
+def confirm_plan(chosen, games, seed):
+    """A round of the confirmation: for each gap of chosen ({gap ms: delay ms}, in GAPS_MS
+    order), games new games at its delay from seed on, the faster bot's seat alternating
+    (see next_delays() for the rounds)."""
+    s = seed
+    for gap in GAPS_MS:
+        if gap not in chosen:
+            continue
+        for i in range(games):
+            yield _handicapped("confirm", s, gap, i, 0, chosen[gap])
+            s += 1
 
 
 class Progress:
@@ -138,6 +181,7 @@ class Progress:
         self.stream = stream
         self.t0 = time.monotonic()
         self.shown = -1
+        self.label = ""  # what is being played, after the figures ("" for nothing)
 
     def show(self, done):
         pct = done * 100 // max(self.total, 1)
@@ -146,22 +190,23 @@ class Progress:
         self.shown = pct
         rate = done / max(time.monotonic() - self.t0, 1e-9)
         bar = "#" * (pct * 30 // 100)
-        self.stream.write("\r[%-30s] %3d%%  %d/%d games  %.0f games/s"
-                          % (bar, pct, done, self.total, rate))
+        self.stream.write("\r[%-30s] %3d%%  %d/%d games  %.0f games/s%s"
+                          % (bar, pct, done, self.total, rate, self.label))
         if done == self.total:
             self.stream.write("\n")
         self.stream.flush()
 
 
-_RULES = {}  # (variant, handicap): its Rules, made once a process
+_RULES = {}  # (variant, handicap, handicap_ms): its Rules, made once a process
 
 
 def play_planned(game):
     """The CSV row of one game from plan()."""
-    study, variant, seed, la, lb, sa, sb, h = game
-    rules = _RULES.get((variant, h))
+    study, variant, seed, la, lb, sa, sb, h, ms = game
+    rules = _RULES.get((variant, h, ms))
     if rules is None:
-        rules = _RULES[(variant, h)] = Rules(wins_needed=1, handicap=h, **VARIANTS[variant])
+        rules = _RULES[(variant, h, ms)] = Rules(wins_needed=1, handicap=h, handicap_ms=ms,
+                                                 **VARIANTS[variant])
     g, length = play_game(rules, seed, la, lb, sa, sb)
     return row(study, variant, seed, la, lb, g, length, sa, sb)
 
@@ -214,23 +259,25 @@ def _rows(games, jobs, chunk):
         pool.join()
 
 
-def run(games, csv_path, progress=None, jobs=1, chunk=CHUNK):
+def run(games, csv_path, progress=None, jobs=1, chunk=CHUNK, append=False, done=0):
     """Play the games (an iterable from plan(); progress knows how many) on jobs processes
-    (1: in this one), writing each game's row in plan order; returns the rows."""
+    (1: in this one), writing each game's row in plan order; returns the rows. append adds
+    them to the CSV (done: games progress has counted before these)."""
     rows = []
     played = _rows(games, jobs, chunk)
     try:
-        with open(csv_path, "w", newline="") as f:
+        with open(csv_path, "a" if append else "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=FIELDS)
-            w.writeheader()
+            if not append:
+                w.writeheader()
             try:
-                for i, r in enumerate(played):
+                for i, r in enumerate(played, done + 1):
                     w.writerow(r)
                     rows.append(r)
-                    if (i + 1) % CHUNK == 0 or (progress and i + 1 == progress.total):
+                    if i % CHUNK == 0 or (progress and i == progress.total):
                         f.flush()
                         if progress:
-                            progress.show(i + 1)
+                            progress.show(i)
             except KeyboardInterrupt:
                 f.flush()
                 if progress:
@@ -241,14 +288,18 @@ def run(games, csv_path, progress=None, jobs=1, chunk=CHUNK):
     return rows
 
 
+BENCH_DELAYS = DELAYS[::4]  # the delays of study_games_per_second: every 20 ms
+
+
 def study_games_per_second(jobs, games=20, handicap_games=8):
     """Games per second of a small standard study (every level and variant, --games
-    games, handicap study included) on jobs processes, CSV written (for make bench)."""
+    games, handicap study included, its delays every 20 ms, no confirmation) on jobs
+    processes, CSV written (for make bench)."""
     levels = list(range(len(LEVELS)))
-    total = plan_size(games, levels, list(VARIANTS), handicap_games)
+    total = plan_size(games, levels, list(VARIANTS), handicap_games, BENCH_DELAYS)
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        run(plan(games, levels, list(VARIANTS), 1, handicap_games),
+        run(plan(games, levels, list(VARIANTS), 1, handicap_games, BENCH_DELAYS),
             os.path.join(tmp, "games.csv"), jobs=jobs, chunk=chunk_size(total, jobs))
         return total / (time.perf_counter() - t0)
 
@@ -265,7 +316,7 @@ def read_csv(path):
     for r in rows:
         for k in FIELDS:
             if k not in ("study", "variant", "level_a", "level_b", "winner"):
-                r[k] = int(r.get(k) or 0)  # (a CSV from before the handicap has none)
+                r[k] = int(r.get(k) or 0)  # (a CSV from before a handicap has none)
     return rows
 
 
@@ -281,8 +332,8 @@ def _pct(xs, q):
 def summarize(rows):
     """Figures from the rows: per variant, and win rates by seat and reaction difference."""
     out = {"games": len(rows), "variants": {}, "by_reaction_diff": {}}
-    for variant in sorted({r["variant"] for r in rows if r["study"] != "handicap"}):
-        vr = [r for r in rows if r["variant"] == variant and r["study"] != "handicap" and
+    for variant in sorted({r["variant"] for r in rows if r["study"] in STANDARD}):
+        vr = [r for r in rows if r["variant"] == variant and r["study"] in STANDARD and
               (variant != "standard" or r["level_a"] == r["level_b"])]
         if not vr:
             continue
@@ -313,28 +364,192 @@ def summarize(rows):
     out["by_reaction_diff"] = {d: round(w / n, 4) for d, (w, n) in
                                sorted(out["by_reaction_diff"].items(), key=lambda x: int(x[0]))}
     out["handicap"] = handicap_summary(rows)
+    out["handicap_ms"] = delay_summary(rows)
+    out["auto_step"] = auto_step(out["handicap_ms"])
     return out
+
+
+def _slower_wins(rows, study, key):
+    """{gap: {abs(row[key]): [slower bot's wins, games]}} of a handicap study's rows (draws
+    and unfinished games are not wins)."""
+    cells = {}
+    for r in rows:
+        if r["study"] != study:
+            continue
+        gap = abs(r["reaction_a_ms"] - r["reaction_b_ms"])
+        slower = "A" if r["reaction_a_ms"] > r["reaction_b_ms"] else "B"
+        cell = cells.setdefault(gap, {}).setdefault(abs(r[key]), [0, 0])
+        cell[0] += r["winner"] == slower
+        cell[1] += 1
+    return cells
 
 
 def handicap_summary(rows):
     """{gap ms: {"slower_wins": {handicap: rate}, "games": {handicap: n}, "fairest": h}}:
     the slower bot's win rate (draws and unfinished games are not wins) when the faster
     is dealt h more cards, and the handicap that brings it closest to 50%."""
-    cells = {}
-    for r in rows:
-        if r["study"] != "handicap":
-            continue
-        gap = abs(r["reaction_a_ms"] - r["reaction_b_ms"])
-        slower = "A" if r["reaction_a_ms"] > r["reaction_b_ms"] else "B"
-        cell = cells.setdefault(gap, {}).setdefault(abs(r["handicap"]), [0, 0])
-        cell[0] += r["winner"] == slower
-        cell[1] += 1
+    cells = _slower_wins(rows, "handicap", "handicap")
     out = {}
     for gap in sorted(cells):
         rates = {h: round(w / n, 4) for h, (w, n) in sorted(cells[gap].items())}
         out[str(gap)] = {"slower_wins": {str(h): v for h, v in rates.items()},
                          "games": {str(h): n for h, (_, n) in sorted(cells[gap].items())},
                          "fairest": min(rates, key=lambda h: (abs(rates[h] - 0.5), h))}
+    return out
+
+
+def wilson(wins, n, z=1.96):
+    """The 95% (Wilson score) interval of a win rate of wins in n games: (low, high)."""
+    if not n:
+        return 0.0, 1.0
+    p = wins / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) + z * z / (4 * n)) / n) ** 0.5 / (1 + z * z / n)
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def fairest_delay(cells):
+    """The delay closest to even in a scan ({delay: [wins, games]}): the one whose rate,
+    pooled with its two neighbours' (three settings 5 ms apart, where the curve is nearly
+    straight), is closest to 50%; on a tie the smaller delay; None for an empty scan.
+    Pooling takes out most of one point's noise (400 games: about +-5 points, as wide as
+    the band), which alone would often pick a setting beside the crossing."""
+    ds = sorted(cells)
+    best = None
+    for i, d in enumerate(ds):
+        near = ds[max(0, i - 1):i + 2]
+        w = sum(cells[x][0] for x in near)
+        n = sum(cells[x][1] for x in near)
+        key = (abs(w / n - 0.5), d)
+        if best is None or key < best:
+            best = key
+    return best[1] if best else None
+
+
+def slope(points, low=SLOPE_FIT[0], high=SLOPE_FIT[1]):
+    """The least-squares line through the (delay ms, rate) points whose rate is within
+    low..high: (its slope in points of win rate per ms, the delays it went through);
+    (None, those delays) for fewer than two."""
+    pts = [(d, r) for d, r in points if low <= r <= high]
+    if len(pts) < 2:
+        return None, [d for d, _ in pts]
+    mx = sum(d for d, _ in pts) / len(pts)
+    my = sum(r for _, r in pts) / len(pts)
+    sxx = sum((d - mx) ** 2 for d, _ in pts)
+    sxy = sum((d - mx) * (r - my) for d, r in pts)
+    return 100 * sxy / sxx, [d for d, _ in pts]
+
+
+def step_for(pts_per_ms, band=BAND, grid=STEP_GRID_MS):
+    """The delay that moves the win rate by the band's width (10 points) at this slope,
+    rounded to the grid (at least one step of it); None without a rising slope."""
+    if not pts_per_ms or pts_per_ms <= 0:
+        return None
+    width = 100 * (band[1] - band[0])
+    return max(grid, int(width / pts_per_ms / grid + 0.5) * grid)
+
+
+def delay_summary(rows):
+    """{gap ms: {...}}: the time handicap study. "slower_wins" and "games" per delay (the
+    scan); "fairest", the delay fairest_delay() chose; "confirmations", each setting the
+    confirmation played, in order ({"delay_ms", "games", "slower_wins", "low", "high" (its
+    95% interval), "in_band"}); "confirmed", the one reported: the first in the band, or
+    else the closest to 50% (None before any is played); "slope_pts_per_ms", the
+    least-squares slope of the scan's rates within 20-80%, "slope_fit_ms" the first and
+    last delay of that fit; "local_slope_pts_per_ms", the same through the delays within
+    15 ms of the chosen one, whatever their rates; "step_ms", step_for(slope_pts_per_ms)."""
+    scan = _slower_wins(rows, "delay", "handicap_ms")
+    confirm = _slower_wins(rows, "confirm", "handicap_ms")
+    out = {}
+    for gap in sorted(scan):
+        cells = scan[gap]
+        ds = sorted(cells)
+        rates = [(d, cells[d][0] / cells[d][1]) for d in ds]
+        fair = fairest_delay(cells)
+        k, fit = slope(rates)
+        local, _ = slope([(d, r) for d, r in rates if abs(d - fair) <= 15], 0.0, 1.0)
+        tried = []
+        for d, (w, n) in confirm.get(gap, {}).items():  # (in the order played)
+            low, high = wilson(w, n)
+            tried.append({"delay_ms": d, "games": n, "slower_wins": round(w / n, 4),
+                          "low": round(low, 4), "high": round(high, 4),
+                          "in_band": _in_band(w, n)})
+        out[str(gap)] = {
+            "slower_wins": {str(d): round(r, 4) for d, r in rates},
+            "games": {str(d): cells[d][1] for d in ds},
+            "fairest": fair, "confirmed": _reported(tried),
+            "confirmations": tried,
+            "slope_pts_per_ms": None if k is None else round(k, 3),
+            "slope_fit_ms": [fit[0], fit[-1]] if fit else [],
+            "local_slope_pts_per_ms": None if local is None else round(local, 3),
+            "step_ms": step_for(k),
+        }
+    return out
+
+
+def chosen_delays(rows):
+    """{gap ms: the delay to confirm} from the scan's rows (fairest_delay of each gap)."""
+    return {gap: fairest_delay(cells)
+            for gap, cells in sorted(_slower_wins(rows, "delay", "handicap_ms").items())}
+
+
+def _in_band(wins, games):
+    return BAND[0] <= wins / games <= BAND[1]
+
+
+def _reported(tried):
+    """Of a gap's confirmations (delay_summary()'s, in the order played), the one reported:
+    the first in the band, or else the closest to 50% (the first of equals); None for
+    none."""
+    for t in tried:
+        if t["in_band"]:
+            return t
+    return min(tried, key=lambda t: abs(t["slower_wins"] - 0.5)) if tried else None
+
+
+def next_delays(rows, tries=CONFIRM_TRIES, delays=DELAYS):
+    """{gap ms: delay ms} of the confirmation's next round, from the rows so far. The first
+    round: each gap's chosen_delays(). Then, for each gap none of whose confirmations is
+    in the band yet, with fewer than tries played: the offered setting next to its last
+    one, towards even (a longer delay if the slower bot won under 45%), unless it was
+    played already or there is none (then the gap is done: no setting is in the band)."""
+    played = _slower_wins(rows, "confirm", "handicap_ms")
+    if not played:
+        return chosen_delays(rows)
+    out = {}
+    for gap, cells in played.items():
+        tried = list(cells.items())  # (in the order played)
+        if len(tried) >= tries or any(_in_band(w, n) for _, (w, n) in tried):
+            continue
+        d, (w, n) = tried[-1]
+        i = delays.index(d) + (1 if w / n < BAND[0] else -1)
+        if 0 <= i < len(delays) and delays[i] not in cells:
+            out[gap] = delays[i]
+    return dict(sorted(out.items()))
+
+
+def auto_step(delays):
+    """The AUTO HANDICAP base step the slopes suggest (from delay_summary()): the smallest
+    gap's step_ms, from the steepest slope (a larger step would jump over the band
+    there; "exact_ms" before rounding to the 5 ms grid), with that slope and its gap, and
+    every gap's step; and "local", the same from the local slopes at the crossings (each
+    gap's delays within 15 ms of its chosen one); None without a slope."""
+    width = round(100 * (BAND[1] - BAND[0]))
+
+    def steepest(key):
+        ks = [(cell[key], int(gap)) for gap, cell in delays.items()
+              if cell[key] and cell[key] > 0]
+        if not ks:
+            return None
+        k, gap = max(ks, key=lambda x: (x[0], -x[1]))
+        return {"step_ms": step_for(k), "exact_ms": round(width / k, 1),
+                "slope_pts_per_ms": k, "gap_ms": gap,
+                "steps_ms": {g: step_for(c[key]) for g, c in delays.items()}}
+    out = steepest("slope_pts_per_ms")
+    if out is None:
+        return None
+    out["band_pts"] = width
+    out["local"] = steepest("local_slope_pts_per_ms")
     return out
 
 
@@ -354,7 +569,7 @@ def plot(rows, summary, out_dir):
 
     variants = list(summary["variants"])
     std = [r for r in rows if r["variant"] == "standard" and r["level_a"] == r["level_b"]
-           and r["study"] != "handicap"]
+           and r["study"] in STANDARD]
     if std:
         fig, ax = plt.subplots(figsize=(7, 4))
         for lv in LEVEL_NAMES:
@@ -372,7 +587,7 @@ def plot(rows, summary, out_dir):
                               ("covers per game", "stalls per game", "dead deals per game")):
         for v in variants:
             xs = [r[key] for r in rows if r["variant"] == v and r["level_a"] == r["level_b"]
-                  and r["study"] != "handicap"]
+                  and r["study"] in STANDARD]
             ax.hist(xs, bins=30, histtype="step", label=v)
         ax.set_xlabel(label)
     axes[0].set_ylabel("games")
@@ -409,22 +624,61 @@ def plot(rows, summary, out_dir):
         ax.set_ylabel("A's win rate, %")
         save(fig, "win_rate_by_reaction.png")
 
-    hc = summary["handicap"]
-    if hc:
-        fig, ax = plt.subplots(figsize=(7, 4))
+    hc, hm = summary["handicap"], summary.get("handicap_ms") or {}
+    if hc or hm:
+        fig, (ax, cards) = plt.subplots(1, 2, figsize=(11, 4.8), sharey=True,
+                                        gridspec_kw={"width_ratios": (3, 1)})
+        colours = {}
+        for ax_ in (ax, cards):
+            ax_.axhspan(100 * BAND[0], 100 * BAND[1], color="0.88", zorder=0)
+            ax_.axhline(50, color="k", lw=0.6, zorder=1)
+        for i, (gap, cell) in enumerate(hm.items()):
+            ds = [int(d) for d in cell["slower_wins"]]
+            line, = ax.plot(ds, [100 * v for v in cell["slower_wins"].values()], ".-",
+                            lw=1, ms=3, label="%s ms slower" % gap)
+            colours[gap] = line.get_color()
+            for t in cell.get("confirmations", []):  # (a setting tried and left: hollow)
+                if t != cell["confirmed"]:
+                    ax.plot([t["delay_ms"]], [100 * t["slower_wins"]], "D", ms=6, mfc="none",
+                            mec=line.get_color(), zorder=4)
+            c = cell["confirmed"]
+            if c:
+                y = 100 * c["slower_wins"]
+                ax.errorbar([c["delay_ms"]], [y], yerr=[[y - 100 * c["low"]],
+                            [100 * c["high"] - y]], fmt="D", ms=7, color=line.get_color(),
+                            mec="k", capsize=3, zorder=5)
+                ax.annotate("%d ms: %.1f%%" % (c["delay_ms"], y), (c["delay_ms"], y),
+                            xytext=(6, -14 if i % 2 else 8), textcoords="offset points",
+                            fontsize=8, fontweight="bold", color=line.get_color(),
+                            bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 1})
+        some = next(iter(hm.values()), None)
+        games = min(some["games"].values()) if some else 0
+        conf = max((c["confirmed"]["games"] for c in hm.values() if c["confirmed"]), default=0)
+        left = any(len(c.get("confirmations", [])) > 1 for c in hm.values())
+        if hm:
+            ax.set_xlim(0, max(DELAYS))
+            ax.set_xlabel("time handicap: ms each press of the faster bot is held back "
+                          "(EVEN at 0)")
+            ax.legend(fontsize=8, loc="lower right")
+            ax.set_title("%d games a point; %s%s45-55%% shaded" % (
+                games, "diamond: the setting confirmed with %d new games, its 95%% interval; "
+                % conf if conf else "", "hollow: played again, off the band; " if left
+                else ""), fontsize=9)
+        ax.set_ylabel("slower bot's win rate, %")
+        ax.set_ylim(-2, 102)
         for gap, cell in hc.items():
             hs = [int(h) for h in cell["slower_wins"]]
-            ax.plot(hs, [v * 100 for v in cell["slower_wins"].values()], "o-",
-                    label="%s ms slower (%d games a point)" % (gap, min(cell["games"].values())))
-        ax.axhline(50, color="k", lw=0.8)
-        ax.set_xticks(list(HANDICAPS))
-        ax.set_xticklabels(["EVEN"] + ["+%d" % h for h in HANDICAPS[1:]])
-        ax.set_xlabel("cards the faster bot is dealt over the slower (HANDICAP)")
-        ax.set_ylabel("slower bot's win rate, %")
-        ax.set_title("both bots %s (mean reaction %d ms), one of them slowed by the gap"
-                     % (LEVEL_NAMES[HANDICAP_LEVEL], LEVELS[HANDICAP_LEVEL][1]), fontsize=9)
-        ax.set_ylim(-2, 102)
-        ax.legend(fontsize=8)
+            cards.plot(hs, [v * 100 for v in cell["slower_wins"].values()], "o-", ms=4,
+                       color=colours.get(gap), label="%s ms slower" % gap)
+        cards.set_xticks(list(HANDICAPS))
+        cards.set_xticklabels(["EVEN"] + ["+%d" % h for h in HANDICAPS[1:]], fontsize=8)
+        cards.set_xlabel("cards the faster bot is dealt more")
+        cards.set_title("card handicap, at 0 ms", fontsize=9)
+        if not hm:
+            cards.legend(fontsize=8)
+        fig.suptitle("Both bots %s (mean reaction %d ms), one slowed by the gap; the faster "
+                     "one in seat A for half the games, B for the other half"
+                     % (LEVEL_NAMES[HANDICAP_LEVEL], LEVELS[HANDICAP_LEVEL][1]), fontsize=10)
         save(fig, "handicap.png")
     return paths
 
@@ -451,6 +705,101 @@ def _cores():
     return min(os.cpu_count() or 1, MAX_JOBS)
 
 
+def _print_delays(summary):
+    """The time handicap study's lines of the printed summary."""
+    lo, hi = round(100 * BAND[0]), round(100 * BAND[1])
+    for gap, cell in summary["handicap_ms"].items():
+        rates = {int(d): v for d, v in cell["slower_wins"].items()}
+        name = lambda d: "EVEN" if d == 0 else "%d ms" % d  # noqa: E731
+        print("time handicap, %s ms slower: slower wins %s (every 50 ms; every delay in "
+              "summary.json)" % (gap, "  ".join("%s %.1f%%" % (name(d), 100 * v)
+                                                for d, v in rates.items() if d % 50 == 0)))
+        fair = cell["fairest"]
+        if fair is None:
+            continue
+        near = [d for d in rates if abs(d - fair) <= 10]
+        print("  near even: %s; closest (with its neighbours): %s"
+              % ("  ".join("%s %.1f%%" % (name(d), 100 * rates[d]) for d in near), name(fair)))
+        for c in cell["confirmations"]:
+            print("  %s: %s, slower wins %.1f%% (95%%: %.1f-%.1f%%) of %d new games: "
+                  "%s %d-%d%%" % (("confirmed" if c["in_band"] else "reported, none in the band")
+                                  if c == cell["confirmed"] else "tried",
+                                  name(c["delay_ms"]), 100 * c["slower_wins"], 100 * c["low"],
+                                  100 * c["high"], c["games"],
+                                  "within" if c["in_band"] else "OUTSIDE", lo, hi))
+        k = cell["slope_pts_per_ms"]
+        local = cell["local_slope_pts_per_ms"]
+        print("  slope: %s%s; the band's %d points take %s" % (
+            "%.2f points a ms (least squares through %d-%d ms, the delays at %d-%d%%)"
+            % (k, cell["slope_fit_ms"][0], cell["slope_fit_ms"][1], 100 * SLOPE_FIT[0],
+               100 * SLOPE_FIT[1]) if k is not None else "none (fewer than two delays at "
+            "%d-%d%%)" % (100 * SLOPE_FIT[0], 100 * SLOPE_FIT[1]),
+            "; %.2f within 15 ms of %s" % (local, name(fair)) if local is not None else "",
+            hi - lo, "%d ms" % cell["step_ms"] if cell["step_ms"] else "-"))
+    step = summary["auto_step"]
+    for what, st in (("", step), (", from the local slopes", step and step["local"])):
+        if st:
+            print("AUTO HANDICAP base step%s: %d ms (the band's %d points / %.2f points a ms, "
+                  "the steepest, at %d ms slower: %.1f ms; by gap: %s)"
+                  % (what, st["step_ms"], hi - lo, st["slope_pts_per_ms"], st["gap_ms"],
+                     st["exact_ms"], ", ".join("%s ms slower %s" % (g, "%d ms" % s if s else "-")
+                                               for g, s in st["steps_ms"].items())))
+
+
+AUTO_MATCHES = 40  # matches a family plays in the AUTO HANDICAP study
+AUTO_SETTLED = 10  # ... of which the first are its way to its setting
+
+
+def auto_family(task):
+    """One family in the AUTO HANDICAP study: the faster bot (A) and the slower by gap (B)
+    play AUTO_MATCHES one-game matches from EVEN, HANDICAP moved after each by the
+    handheld's own Settings.match_won. (gap, family) -> [(slower won, ms, cards), ...]."""
+    gap, family, seed = task
+    s = Settings()
+    s.choose("auto", 1)
+    out = []
+    lv = HANDICAP_LEVEL
+    for m in range(AUTO_MATCHES):
+        r = s.rules()
+        rules = Rules(wins_needed=1, handicap=r.handicap, handicap_ms=r.handicap_ms)
+        g, _ = play_game(rules, seed + family * AUTO_MATCHES + m, lv, lv, 0, gap)
+        out.append((int(g.game_result == 1), r.handicap_ms, r.handicap))
+        s.match_won(g.game_result if g.game_result in (0, 1) else -1)
+    return out
+
+
+def auto_study(families, seed, jobs=1):
+    """{gap: figures} for AUTO HANDICAP: how often the slower player wins while AUTO finds
+    its setting (the first AUTO_SETTLED matches) and after, and where it settles."""
+    tasks = [(gap, f, seed + i * families * AUTO_MATCHES)
+             for i, gap in enumerate(GAPS_MS) for f in range(families)]
+    if jobs > 1:
+        import multiprocessing
+        with multiprocessing.Pool(jobs, initializer=_ignore_sigint) as pool:
+            results = pool.map(auto_family, tasks, chunksize=max(1, len(tasks) // (4 * jobs)))
+    else:
+        results = [auto_family(t) for t in tasks]
+    out = {}
+    for (gap, _, _), matches in zip(tasks, results):
+        cell = out.setdefault(gap, {"families": 0, "first": [], "after": [], "ms": []})
+        cell["families"] += 1
+        cell["first"] += [w for w, _, _ in matches[:AUTO_SETTLED]]
+        cell["after"] += [w for w, _, _ in matches[AUTO_SETTLED:]]
+        cell["ms"] += [ms for _, ms, _ in matches[AUTO_SETTLED:]]
+    summary = {}
+    for gap, cell in out.items():
+        after = cell["after"]
+        ms = sorted(cell["ms"])
+        summary[str(gap)] = {
+            "families": cell["families"], "matches": AUTO_MATCHES,
+            "slower_wins_first": round(_mean(cell["first"]), 4),
+            "slower_wins_after": round(_mean(after), 4),
+            "after_interval": [round(x, 4) for x in wilson(sum(after), len(after))],
+            "ms_median_after": ms[len(ms) // 2] if ms else 0,
+        }
+    return summary
+
+
 def main(argv=None):
     from tools.cli import Parser, bounded
     ap = Parser(prog="make sim", description=__doc__.splitlines()[0])
@@ -462,8 +811,19 @@ def main(argv=None):
     ap.add_argument("--variants", type=_variants, default=list(VARIANTS),
                     help="comma-separated variants (default all: %s)" % ",".join(VARIANTS))
     ap.add_argument("--handicap-games", type=bounded(0, 10 ** 6), default=400,
-                    help="handicap study: games per reaction gap and handicap (default 400; "
-                         "0 leaves it out)")
+                    help="handicap study: games per reaction gap and card handicap, and per "
+                         "gap and time handicap (EVEN and the %d delays the handheld offers, "
+                         "%d-%d ms; default 400; 0 leaves the study out)"
+                         % (len(DELAYS_MS), DELAYS_MS[0], DELAYS_MS[-1]))
+    ap.add_argument("--confirm-games", type=bounded(0, 10 ** 6), default=1600,
+                    help="handicap study: new games per gap at the delay closest to even, "
+                         "the figure reported, and at the next setting towards even while "
+                         "the last is off 45-55%%%% (%d settings at most; default 1600; 0 "
+                         "leaves it out)" % CONFIRM_TRIES)
+    ap.add_argument("--auto-families", type=bounded(0, 10 ** 5), default=60,
+                    help="AUTO HANDICAP study: families per reaction gap, each %d one-game "
+                         "matches from EVEN with AUTO HANDICAP on (default 60; 0 leaves it "
+                         "out)" % AUTO_MATCHES)
     ap.add_argument("--seed", type=int, default=1, help="first game's seed (default 1)")
     ap.add_argument("--out", default="sim-out", help="output directory (default sim-out)")
     ap.add_argument("--no-plots", action="store_true", help="CSV and summary only")
@@ -471,23 +831,45 @@ def main(argv=None):
                     help="processes that play the games (default: one a core, here %d; 1 "
                          "plays them in this process)" % _cores())
     args = ap.parse_args(argv)
-    total = plan_size(args.games, args.levels, args.variants, args.handicap_games)
-    top = (SEED_MAX - 2) // 2 - (total - 1)  # the last game's bots: 2 * its seed + 1 and + 2
+    scan = plan_size(args.games, args.levels, args.variants, args.handicap_games)
+    confirm = len(GAPS_MS) * args.confirm_games if args.handicap_games else 0
+    total = scan + confirm  # (the confirmation's first round; more if one is off the band)
+    most = scan + CONFIRM_TRIES * confirm  # (its games from seed + scan on)
+    auto_games = len(GAPS_MS) * args.auto_families * AUTO_MATCHES  # (from seed + most on)
+    top = (SEED_MAX - 2) // 2 - (most + auto_games - 1)  # the last bots: 2 * seed + 1, + 2
     if not 0 <= args.seed <= top:
-        ap.error("--seed must be 0..%d for these %d games (the bots' seeds must stay "
-                 "below 2**30)" % (top, total))
+        ap.error("--seed must be 0..%d for up to %d games (the bots' seeds must stay "
+                 "below 2**30)" % (top, most + auto_games))
     try:
         os.makedirs(args.out, exist_ok=True)
     except OSError as e:
         ap.error("cannot create --out %s: %s" % (args.out, e))
     csv_path = os.path.join(args.out, "games.csv")
     games = plan(args.games, args.levels, args.variants, args.seed, args.handicap_games)
-    print("%d games on %d process%s -> %s" % (total, args.jobs, "es" if args.jobs > 1 else "",
-                                             csv_path), file=sys.stderr)
+    print("%d games on %d process%s -> %s%s" % (
+        total, args.jobs, "es" if args.jobs > 1 else "", csv_path,
+        " (the last %d confirm the handicap study's fairest delays, and a gap's next "
+        "setting if one is off 45-55%%)" % confirm if confirm else ""), file=sys.stderr)
     t0 = time.monotonic()
     interrupted = False
+    progress = Progress(total)
     try:
-        rows = run(games, csv_path, Progress(total), args.jobs, chunk_size(total, args.jobs))
+        rows = run(games, csv_path, progress, args.jobs, chunk_size(scan, args.jobs))
+        done = scan
+        todo = next_delays(rows) if confirm else {}
+        while todo:  # a round of the confirmation
+            n = len(todo) * args.confirm_games
+            if done > scan:  # not the first: its games were not in the bar's total
+                progress.total += n
+                print("confirming again, the last outside %d-%d%%: %s" % (
+                    round(100 * BAND[0]), round(100 * BAND[1]), ", ".join(
+                        "%d ms slower at %d ms" % (g, d) for g, d in todo.items())),
+                    file=sys.stderr)
+            progress.label = "  (confirming)"
+            rows += run(confirm_plan(todo, args.confirm_games, args.seed + done), csv_path,
+                        progress, args.jobs, chunk_size(n, args.jobs), append=True, done=done)
+            done += n
+            todo = next_delays(rows)
     except KeyboardInterrupt:
         interrupted = True
         rows = read_csv(csv_path)
@@ -496,6 +878,15 @@ def main(argv=None):
     elapsed = time.monotonic() - t0
     summary = summarize(rows)
     summary["games_per_second"] = round(len(rows) / max(elapsed, 1e-9))
+    auto = {}
+    if args.auto_families and not interrupted:
+        print("AUTO HANDICAP study: %d families a gap, %d matches each" % (
+            args.auto_families, AUTO_MATCHES), file=sys.stderr)
+        try:
+            auto = auto_study(args.auto_families, args.seed + most, args.jobs)
+        except KeyboardInterrupt:
+            interrupted = True
+    summary["auto"] = auto
     summary["interrupted"] = interrupted
     with open(os.path.join(args.out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
@@ -509,10 +900,17 @@ def main(argv=None):
                  "  unfinished %.1f%%" % (100 * v["unfinished"]) if v["unfinished"] else ""))
     for gap, cell in summary["handicap"].items():
         fair = cell["fairest"]
-        print("handicap, %s ms slower: slower wins %s; closest to even: %s (%.1f%%)"
+        print("card handicap, %s ms slower: slower wins %s; closest to even: %s (%.1f%%)"
               % (gap, "  ".join("%s %4.1f%%" % ("EVEN" if h == "0" else "+" + h, 100 * v)
                                 for h, v in cell["slower_wins"].items()),
                  "EVEN" if fair == 0 else "+%d" % fair, 100 * cell["slower_wins"][str(fair)]))
+    _print_delays(summary)
+    for gap, a in auto.items():
+        print("AUTO HANDICAP, %s ms slower: slower wins %.1f%% of matches 1-%d, %.1f%% of "
+              "matches %d-%d (95%%: %.1f-%.1f%%), at a median %d ms" % (
+                  gap, 100 * a["slower_wins_first"], AUTO_SETTLED, 100 * a["slower_wins_after"],
+                  AUTO_SETTLED + 1, AUTO_MATCHES, 100 * a["after_interval"][0],
+                  100 * a["after_interval"][1], a["ms_median_after"]))
     print("%d games/s; wrote %s, summary.json%s" % (summary["games_per_second"], csv_path,
           "".join(", " + os.path.basename(p) for p in paths)))
     return 130 if interrupted else 0
