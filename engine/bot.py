@@ -145,7 +145,8 @@ class Bot:
             self._aim = 0
         elif aim:
             mask = ~mask & ((1 << n) - 1)  # the piles that cannot be covered
-        mask &= ~_held(g, self.player)  # (and not its own presses still to land)
+        if g._held[0]:
+            mask &= ~_held(g, self.player)  # (and not its own presses still to land)
         if not mask:
             return -1
         half = n // 2
@@ -196,7 +197,7 @@ def play_out(game: "Game", a: Bot, b: Bot, limit_ms: int = 1800000) -> int:
         w = b.wake_at
         if t < 0 or (w >= 0 and ticks_diff(t, w) >= 0):
             t = w
-        w = game.next_timer()
+        w = game.next_timer() if game.phase != PLAY or game._held[0] else -1
         if t < 0 or (w >= 0 and ticks_diff(t, w) >= 0):
             t = w
         if t < 0 or ticks_diff(t, start) > limit_ms:

@@ -307,10 +307,12 @@ class Game:
         if not valid_ticks(now):
             return INVALID
         now = self._time(now, False)
-        ms = self.rules.handicap_ms
         held = self._held
-        if self.phase != STALL and self.phase != FINISH and not (
-                held[0] and ticks_diff(now, ticks_add(held[2], abs(ms))) >= 0):
+        if self.phase != STALL and self.phase != FINISH and not held[0]:
+            return IGNORED  # no timer runs and no press is held (the usual case: quick)
+        ms = self.rules.handicap_ms
+        if self.phase != STALL and self.phase != FINISH and \
+                ticks_diff(now, ticks_add(held[2], abs(ms))) < 0:
             return IGNORED  # no timer runs and no held press is due
         r = IGNORED
         player = A if ms > 0 else B
@@ -350,7 +352,8 @@ class Game:
                 or not 0 <= pile < self.piles or not valid_ticks(now):
             return INVALID
         now = self._time(now)
-        self.tick(now)
+        if self.phase == STALL or self.phase == FINISH or self._held[0]:
+            self.tick(now)  # what came due first
         ms = self.rules.handicap_ms
         if ms and player == (A if ms > 0 else B):
             phase = self.phase

@@ -23,6 +23,8 @@ rules_st = st.builds(
     stall_ms=st.sampled_from([0, 30, 1000]),
     dead_deal_limit=st.integers(1, 12),
     deadlock=st.sampled_from([engine.DEADLOCK_DRAW, engine.DEADLOCK_FEWER]),
+    handicap=st.sampled_from([0, 4, -8]),
+    handicap_ms=st.sampled_from([0, 0, 40, -150, 500, -500]),  # presses HELD, either seat
 )
 
 bad_value = st.sampled_from([-1, 2, 99, None, "1", 1.0, True, TICKS_PERIOD, -(2 ** 40)])
