@@ -121,3 +121,15 @@ def test_settings_saved_before_the_time_handicap_load_with_no_time_handicap(tmp_
     assert (s.value("handicap"), s.value("handicap_ms"), s.value("wins")) == (6, 0, 4)
     assert s.text(settings_mod.KEYS.index("handicap")) == "A+6"
     assert not [line for line in h.console if "settings" in line]
+
+
+def test_the_computer_can_be_the_handicapped_seat():
+    h = Hand(rules=Rules(handicap_ms=-300))
+    h.run_until(BOOTED)
+    h.choose("VS COMPUTER")
+    h.run(SEEN)
+    assert h.screen == "play" and h.info(1)[3] == HOURGLASS and h.info(0)[3] != HOURGLASS
+    before = h.info(1)
+    h.run(20000)  # the computer plays on its own, each cover landing 300 ms late
+    assert h.info(1)[:3] != before[:3] or h.screen == "result"
+    assert "COVER_B" in h.heard()
