@@ -117,10 +117,15 @@ def test_settings_saved_before_the_time_handicap_load_with_no_time_handicap(tmp_
     log.put(settings_mod.SETTINGS_KIND, bytes(old))
     h = Hand(nvm=path)
     h.run_until(BOOTED)
-    s = h.app.settings
-    assert (s.value("handicap"), s.value("handicap_ms"), s.value("wins")) == (6, 0, 4)
-    assert s.text(settings_mod.KEYS.index("handicap")) == "A+6"
+    h.choose("SETTINGS")  # what the page shows: every saved choice, and no time handicap
+    assert any(line.strip().startswith("\u2192MATCH") and line.strip().endswith("FIRST TO 4")
+               for line in h.lines), h.lines
+    h.to("HANDICAP")
+    assert "\u2192HANDICAP         A+6" in h.lines, h.lines
     assert not [line for line in h.console if "settings" in line]
+    h.tap("MENU")
+    h.choose("2 PLAYERS")  # dealt as it was saved: A+6 is 29 cards to 23, 4 on the table
+    assert h.info(0)[:4] == "\u25af25" + HOURGLASS and h.info(1)[:3] == "\u25af19"
 
 
 def test_the_computer_can_be_the_handicapped_seat():
