@@ -8,7 +8,7 @@ the item). MENU goes back. The app turns the page to face whoever pressed last.
 Menus draws its pages and changes the settings it shows; what only the app can do (deal a
 match, save, pause, quit) it asks for: key() returns an action, which the app carries out.
 """
-from firmware import lang, settings as settings_mod
+from firmware import lang
 from firmware.menu import ROWS, Page, hint
 from hardware.keymap import UP, DOWN, RIGHT, BACK
 
@@ -49,7 +49,7 @@ _SETTINGS_ITEM = const(3)
 _STATS_ITEM = const(4)
 _HOW_ITEM = const(5)
 _SELF_TEST_ITEM = const(6)
-_LEVEL = const(6)  # settings_mod.KEYS.index("level")
+_LEVEL = const(6)  # firmware/settings.py KEYS.index("level")
 
 
 class Menus:

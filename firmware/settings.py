@@ -131,27 +131,24 @@ class Settings:
         """Move setting number i to the next (+1) or previous (-1) choice, wrapping;
         HANDICAP along its scale, from end to end."""
         if i == _HANDICAP:
-            self._scale(max(-_TOP, min(_TOP, self._scale() + delta)))
+            k = max(-_TOP, min(_TOP, self._scale() + delta))
+            far = abs(k) > 100  # (past the full 500 ms: cards)
+            self.index[_MS] = 100 + (k if not far else (100 if k > 0 else -100))
+            self.index[_HANDICAP] = 4 + (0 if not far else (k - 100 if k > 0 else k + 100))
             return
         _key, choices, _default = FIELDS[i]
         self.index[i] = (self.index[i] + delta) % len(choices)
         self.language_chosen |= i == _LANGUAGE
 
-    def _scale(self, k: int = 999) -> int:
-        """Where HANDICAP stands on its scale, -_TOP..._TOP (0: EVEN; A's side > 0); with k,
-        put it there. Cards without the full 500 ms (a record from before the time
-        handicap) stand at their time's place, and leave with the next step."""
-        index = self.index
-        if k == 999:
-            ms = self.value("handicap_ms")
-            k = ms // 5 if ms >= 0 else -(-ms // 5)
-            c = self.value("handicap")
-            if (ms == 500 and c > 0) or (ms == -500 and c < 0):
-                k += c // 2
-            return k
-        far = abs(k) > 100
-        index[_MS] = 100 + (k if not far else (100 if k > 0 else -100))
-        index[_HANDICAP] = 4 + (0 if not far else (k - 100 if k > 0 else k + 100))
+    def _scale(self) -> int:
+        """Where HANDICAP stands on its scale, -_TOP..._TOP (0: EVEN; A's side > 0). Cards
+        without the full 500 ms (a record from before the time handicap) stand at their
+        time's place, and leave with the next step."""
+        ms = self.value("handicap_ms")
+        k = ms // 5 if ms >= 0 else -(-ms // 5)
+        c = self.value("handicap")
+        if (ms == 500 and c > 0) or (ms == -500 and c < 0):
+            k += c // 2
         return k
 
     def rules(self) -> Rules:
@@ -178,9 +175,8 @@ class Settings:
             new = k + up
         else:
             new = max(-100, min(100, k + up * (2 << min(abs(self.streak) - 1, 3))))
-        new = max(-_TOP, min(_TOP, new))
-        self._scale(new)
-        return new != k
+        self.step(_HANDICAP, new - k)
+        return self._scale() != k
 
     def encode(self) -> bytes:
         """The record payload (LANGUAGE as PRESET until one is chosen on the handheld)."""

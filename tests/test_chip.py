@@ -4,7 +4,6 @@ unchanged firmware; keys arrive as GPIO edges, the glass is decoded from the I2C
 Its glass must equal the desktop twin's, step by step. Skipped, with one counted reason,
 where node or the toolchain files are missing (.ci/run provides them)."""
 import os
-import os
 import re
 
 import pytest

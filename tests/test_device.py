@@ -476,3 +476,10 @@ def test_the_error_screen_needs_nothing_of_the_glyph_kit(monkeypatch):
     assert "California Speed stopped: %r" % (fault,) in hw.console_lines
     assert glass and glass[0] == scenes.golden("error"), scenes.frame_diff(glass[0],
                                                                             scenes.golden("error"))
+
+
+def test_the_constant_indices_name_the_settings_they_stand_for():
+    from firmware import menus
+    assert menus._LEVEL == settings_mod.KEYS.index("level")
+    assert settings_mod._HANDICAP == settings_mod.KEYS.index("handicap")
+    assert settings_mod._MS == settings_mod.KEYS.index("handicap_ms")
