@@ -93,6 +93,10 @@ class Game:
             self._deck_len[player] = 0
             self._wins[player] = 0
             self._lock_at[player] = 0
+        self._clear()
+
+    def _clear(self) -> None:
+        """reset()'s timers, the last cover, and the match's and game's counts."""
         self._locked = 0  # bit per player
         self._held[0] = 0
         self._verdicts[0] = 0
@@ -481,6 +485,12 @@ class Game:
         self.version = (self.version + 1) & 0x3FFFFFFF
         self.last_change = now
         self._refresh()
+        self._covered(player, now)
+        return COVERED
+
+    def _covered(self, player: int, now: int) -> None:
+        """After a cover: the player's last card starts the finish (or ties it); a table
+        with nothing coverable left stalls."""
         self.covers += 1
         if self._deck_len[player] == 0:
             if self.phase == FINISH:
@@ -495,7 +505,6 @@ class Game:
             self.phase = STALL
             self._stall_at = now
             self.stalls += 1
-        return COVERED
 
     def _undo_cover(self, pile: int) -> None:
         """Take back the last cover, made on `pile`: its card goes back on top of its deck."""

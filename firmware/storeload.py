@@ -1,6 +1,12 @@
 """Reading firmware/store.py's log: the walk of the sector at boot and a tally's entries.
 Kept apart so that its code is in the heap only while the board reads the nvm (the app
-imports it at boot and lets it go with firmware.forget("firmware.storeload"))."""
+imports it at boot and lets it go with firmware.forget("firmware.storeload")).
+
+The walk reads the sector _WINDOW bytes at a time (a whole record always fits in one), so
+loading never needs 4 KB of heap in one piece. Its work is bounded: CRCs of at most
+_BUDGET times the sector's size in bytes, so even a sector of garbage made of record heads
+loads in time proportional to its size; past that budget the rest counts as garbage
+(damaged is set) and only its end is found."""
 from firmware.store import _MAGIC_BYTE, crc16, _used_end
 
 try:
@@ -27,18 +33,10 @@ _BUDGET = const(3)  # a load checks CRCs of at most this many times the sector's
 
 def load(log: "Log") -> None:
     """(Re)read the nvm: the newest valid record of each kind, each tally's blocks, and
-    the end of the log.
-
-    The sector is read _WINDOW bytes at a time (a whole record always fits in a
-    window), so loading never needs 4 KB of heap in one piece. The work is bounded:
-    CRCs of at most _BUDGET times the sector's size in bytes, so even a sector of
-    garbage made of record heads loads in time proportional to its size; past that
-    budget the rest counts as garbage (damaged is set) and only its end is found."""
-    size, nvm, feed = log.size, log._nvm, log._feed
-    payloads = {}
-    blocks = {}  # type: dict[int, list[int]]
-    links = {}  # type: dict[int, int]  # kind: its newest record's CRC
-    orphans = {}  # type: dict[int, int]  # kind: a block whose base is not in force
+    the end of the log (a window at a time, on a budget: see above)."""
+    size, nvm = log.size, log._nvm
+    payloads, links = {}, {}  # type: dict[int, bytes], dict[int, int]  # a kind's value, CRC
+    blocks, orphans = {}, {}  # type: dict[int, list[int]], dict[int, int]  # (orphans: base lost)
     i = last = base = 0
     budget = _BUDGET * size
     buf = nvm[0:min(_WINDOW, size)]
@@ -54,8 +52,8 @@ def load(log: "Log") -> None:
             base = max(i, base + k if k >= 0 else base + len(buf))  # the window moves
             buf = nvm[base:min(size, base + _WINDOW)]
             steps += 1
-            if feed is not None:
-                feed()
+            if log._feed is not None:
+                log._feed()
             stop = max(stop, _used_end(buf, base))
             i = base
             continue
@@ -72,24 +70,9 @@ def load(log: "Log") -> None:
                 log.damaged = True
                 stop = max(stop, _used_after(log, base + len(buf)))
                 break
-            crc = 0xFFFF
-            for b in memoryview(buf)[k:j]:  # crc16(), inlined
-                x = (crc >> 8) ^ b
-                x ^= x >> 4
-                crc = ((crc << 8) ^ (x << 12) ^ (x << 5) ^ x) & 0xFFFF
+            crc = crc16(buf, k, j)
             if crc == (buf[j] << 8) | buf[j + 1]:
-                i = base + j + 2
-                if kind <= _MAX_KIND:
-                    payloads[kind] = bytes(buf[k + _HEAD:j])  # a later one replaces it
-                    blocks[kind] = []  # the entries before it are in it
-                    links[kind] = crc
-                elif slots:
-                    if links.get(kind - _TALLY) == (buf[k + 4] << 8) | buf[k + 5]:
-                        blocks[kind - _TALLY].append(i)
-                        blocks[kind - _TALLY].append(slots)
-                    else:  # its base, newer than the kind's record in force, is damaged
-                        orphans[kind - _TALLY] = 1
-                    i += slots
+                i = _take(buf, k, j, base + j + 2, slots, crc, payloads, blocks, links, orphans)
                 last = i  # a CRC or slots may end in 0xFF bytes: the log ends after
                 continue
         i += 1
@@ -98,6 +81,26 @@ def load(log: "Log") -> None:
     log._blocks = blocks
     log.orphans = orphans
     log.steps = steps
+
+
+def _take(buf: "bytes | bytearray", k: int, j: int, i: int, slots: int, crc: int,
+          payloads: dict, blocks: "dict[int, list[int]]", links: "dict[int, int]",
+          orphans: "dict[int, int]") -> int:
+    """A valid record at buf[k] (payload up to j), ending at i in the sector: its payload
+    (a kind's value), or its block of slots (a tally's); returns where the walk goes on."""
+    kind = buf[k + 1]
+    if kind <= _MAX_KIND:
+        payloads[kind] = bytes(buf[k + _HEAD:j])  # a later one replaces it
+        blocks[kind] = []  # the entries before it are in it
+        links[kind] = crc
+    elif slots:
+        if links.get(kind - _TALLY) == (buf[k + 4] << 8) | buf[k + 5]:
+            blocks[kind - _TALLY].append(i)
+            blocks[kind - _TALLY].append(slots)
+        else:  # its base, newer than the kind's record in force, is damaged
+            orphans[kind - _TALLY] = 1
+        i += slots
+    return i
 
 
 def _used_after(log: "Log", at: int) -> int:
