@@ -67,6 +67,16 @@ class Bot:
     def update(self, now: int) -> int:
         """Look at the table and press if the reaction time is up; returns the press result
         or -1 when the bot did not press."""
+        pile = self.choose(now)
+        if pile < 0:
+            return -1
+        r = self.game.press(self.player, pile, now)
+        self.pressed(pile, r, now)
+        return r
+
+    def choose(self, now: int) -> int:
+        """Look at the table: the pile to press now if the reaction time is up, else -1.
+        Whoever presses it for the bot tells it the result (pressed())."""
         g = self.game
         if g.phase != PLAY and g.phase != FINISH:
             self._version = -1
@@ -92,7 +102,11 @@ class Bot:
             self.wake_at = _IDLE  # nothing to do until the table changes
             return -1
         self.presses += 1
-        r = g.press(me, pile, now)
+        return pile
+
+    def pressed(self, pile: int, r: int, now: int) -> None:
+        """The result of the press choose() asked for: what the bot does next."""
+        g = self.game
         self._aim = 0
         if r == HELD:
             # It takes effect later; a spotted match's partner is pressed now all the same.
@@ -117,7 +131,6 @@ class Bot:
             self._version = -1  # look again from scratch
             self.wake_at = _IDLE
             self._plan(g)
-        return r
 
     def _plan(self, g: "Game") -> None:
         """The table changed: decide when to act, and whether this look ends in a foul."""

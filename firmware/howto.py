@@ -6,15 +6,26 @@ firmware/howto_en.py (howto_fr.py, howto_pt.py), and like this module it is in t
 only while the pages are open. UP and LEFT turn back a page, DOWN and RIGHT on; MENU goes
 back to the menu.
 """
+import firmware
 from firmware import glyphs, lang
+from firmware import NOTHING, TO_MENU
 from firmware.ui import W, CELL_H, outline, underline
 from hardware.keymap import UP, LEFT, BACK
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
     import displayio
 
+    from firmware.keyfilter import Meaning
     from firmware.menu import Page
     from firmware.ui import Kit
+
+# What a key's meaning is (Meaning.what), as firmware/keyfilter.py numbers it.
+_PRESS = const(1)
 
 _CELLS = 4
 _CELL_W = W // _CELLS
@@ -48,6 +59,7 @@ class HowTo:
         self.kit = kit
         self.picture = picture
         self.view = page
+        self.group = page.group  # (the menu page's, which stays on the glass)
         self.grid = kit.grid(picture, W, 32)  # the bitmap's top half, behind the text
         page.group.insert(0, self.grid)
         for i in range(_LINES):
@@ -59,12 +71,15 @@ class HowTo:
         self.draw()
 
     def close(self) -> None:
-        """The menu page as it was (the caller draws its menu again)."""
+        """The menu page as it was (the caller draws its menu again); the pages' code and
+        words leave the heap."""
         view = self.view
         view.group.remove(self.grid)
         for i in range(_LINES):
             view.lines[i].grid.hidden = False
         self.kit.changes += 1
+        firmware.forget("firmware.howto")
+        firmware.forget(self.words.__name__)
 
     def draw(self) -> None:
         """Draw the open page: its picture, its words, and the page number."""
@@ -105,12 +120,19 @@ class HowTo:
                 if sheet[src + i]:
                     pic[dst + i] = 1
 
-    def key(self, nav: int) -> bool:
-        """A navigation key: turn a page; False when MENU asks to leave."""
+    def key(self, m: "Meaning", t: int) -> int:
+        """A key's move turns a page; MENU (BACK) asks for the main menu."""
+        nav = m.nav
+        if m.what != _PRESS:
+            return NOTHING
         if nav == BACK:
-            return False
+            return TO_MENU
         if nav >= 0:
             step = -1 if nav == UP or nav == LEFT else 1
             self.page = (self.page + step) % len(PICTURES)
             self.draw()
-        return True
+        return NOTHING
+
+    def advance(self, now: int) -> int:
+        """The pages wait for keys."""
+        return NOTHING

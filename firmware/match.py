@@ -1,7 +1,9 @@
 """A match on the handheld: the engine, the play screen, sounds, the computer opponent,
-feedback for every press, results, and the statistics of each game.
+feedback for every press, results, and the statistics of each game. Two screens show it:
+Match while a game is played, Result while its result is up.
 
-press() and advance() run every main-loop pass during play and allocate nothing.
+key() and advance() run every main-loop pass during play and allocate nothing. The
+computer player's presses come in by key() as a person's do.
 """
 import gc
 
@@ -10,20 +12,40 @@ import firmware
 from engine import Game
 from engine.ticks import ticks_diff
 from firmware import glyphs, lang, sound
-from hardware.keymap import pile_of, player_of
+from firmware import NOTHING, PAUSE, ENDED, PLAY, TO_MENU
+from firmware.keyfilter import Meaning
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from collections.abc import Callable
+
     from engine import Rules
     from engine.bot import Bot
+    from firmware.store import Saves
+    from firmware.settings import Settings
     from firmware.sound import Sound
     from firmware.stats import Stats
     from firmware.table import Table
+
+# What a key's meaning is (Meaning.what), as firmware/keyfilter.py numbers it.
+_PRESS = const(1)
+_HOLD = const(4)
+
+_DOUBLE_MS = const(500)  # a second MENU this soon after the first pauses
+_RESULT_GUARD_MS = const(1000)  # presses right after a game ends do not deal the next
+_SETTLED = const(2)  # the steps of a result's quiet work: save, then collect and tidy
+
 
 class Match:
     """Plays matches on the table; the app owns the screens and the keys."""
 
     def __init__(self, table: "Table", snd: "Sound", stats: "Stats") -> None:
         self.table = table
+        self.group = table.group  # the play screen
         self.sound = snd
         self.stats = stats
         self.game = Game()  # one Game for every match: begin() resets it to its rules
@@ -33,6 +55,11 @@ class Match:
         self.phase = -1  # the engine phase last shown
         self.ended_at = 0
         self.dealing = False  # the next game was dealt in this pass
+        self.menu_at = -1  # when MENU was last pressed (a second press soon after pauses)
+        self.meaning = Meaning()  # the computer player's press (as B)
+        self.meaning.what = _PRESS
+        self.meaning.player = 1
+        self.result = -1  # the last press's result (the computer player reads its own)
 
     def begin(self, rules: "Rules", seed: int, now: int, level: int = -1,
               decks: "tuple[list[int], list[int]] | None" = None) -> None:
@@ -62,6 +89,7 @@ class Match:
     def resume(self) -> None:
         """Play goes on: the computer player is built (again) if it plays. It takes a fresh
         look at the table, as a person coming back to it would."""
+        self.menu_at = -1
         if self.level >= 0 and self.bot is None:
             from engine.bot import Bot  # (its code is in the heap during solo play only)
             g = self.game
@@ -92,20 +120,33 @@ class Match:
             self.table.sync(self.game, True)
         self.sound.play(sound.DEAL, now)
 
-    def press(self, role: int, t: int) -> None:
-        """A pile button pressed at scanner time t."""
-        g = self.game
-        pile = pile_of(role, g.rules.piles_per_row)
+    def key(self, m: Meaning, t: int) -> int:
+        """A key's meaning at scanner time t (or the computer player's press): a pile
+        button presses its pile; MENU twice quickly, or held, pauses."""
+        if m.note is not None:
+            self.notice(m.note, t)
+        if m.what == _HOLD:
+            return PAUSE
+        if m.what != _PRESS:
+            return NOTHING
+        if m.player < 0:  # MENU
+            double = self.menu_at >= 0 and ticks_diff(t, self.menu_at) < _DOUBLE_MS
+            self.menu_at = t
+            return PAUSE if double else NOTHING
+        pile = m.pile
         if pile < 0:
-            return
-        player = player_of(role)
-        if player == 1 and self.level >= 0:  # a second person takes seat B
+            return NOTHING
+        g = self.game
+        player = m.player
+        if player == 1 and self.level >= 0 and m.key >= 0:  # a second person takes seat B
             self.level = -1
             self.pause()
             self.table.say(1, lang.words.JOINED, t, 1500)
         changed = g.changed_at(pile)
         r = g.press(player, pile, t)
+        self.result = r
         self._feedback(player, r, t, ticks_diff(t, changed))
+        return NOTHING
 
     def _feedback(self, player: int, r: int, t: int, delay_ms: int) -> None:
         """The sound and message of a press's result (HELD: none yet, its verdict later);
@@ -123,18 +164,20 @@ class Match:
             self.sound.play(sound.COLLISION, t)
             self.table.say(player, lang.words.TOO_LATE, t, 500)
 
-    def advance(self, now: int) -> bool:
-        """Timers, the computer's presses and the screen; True when a game has just ended."""
+    def advance(self, now: int) -> int:
+        """Timers, the computer's presses and the screen; ENDED when a game has just ended."""
         if self.dealing:  # the pass that dealt the next game: that was its work
             self.dealing = False
-            return False
+            return NOTHING
         g = self.game
         g.tick(now)
         bot = self.bot
         if bot is not None:
-            r = bot.update(now)
-            if r >= 0:
-                self._feedback(1, r, now, 0)
+            pile = bot.choose(now)
+            if pile >= 0:
+                self.meaning.pile = pile
+                self.key(self.meaning, now)
+                bot.pressed(pile, self.result, now)
         v = g.judged()  # held presses (a time handicap), as each took effect
         while v >= 0:
             self._feedback((v >> 20) & 15, v >> 24, now, v & 0xFFFF)
@@ -145,7 +188,7 @@ class Match:
         t.sync(g)  # last: what this pass said is drawn in it if it draws no pile
         if self.hints:
             t.hint(g.coverable_mask if g.phase == engine.PLAY else 0)
-        return ended
+        return ENDED if ended else NOTHING
 
     def _phase_changed(self, g: Game, now: int) -> bool:
         """Messages and sounds for a new phase; True when a game has just ended."""
@@ -205,3 +248,54 @@ class Match:
             t.banner(p, text)
             t.say(p, w.TO_MENU if match else w.NEXT, now, -1)
         self.sound.play(sound.DRAW if result == engine.DRAW else sound.WIN, now)
+
+
+class Result:
+    """The screen while a game's result is up (the play screen, with banners): the quiet
+    work it allows, then a key deals the next game or leaves the match."""
+
+    def __init__(self, match: Match, saves: "Saves", settings: "Settings",
+                 console: "Callable[[str], None]") -> None:
+        self.match = match
+        self.group = match.group
+        self.saves = saves
+        self.settings = settings
+        self.console = console
+        self.settled = _SETTLED  # steps of the quiet work done (_settle)
+
+    def begin(self) -> None:
+        """A game has just ended: its result is on the way to the glass."""
+        self.settled = 0
+
+    def key(self, m: Meaning, t: int) -> int:
+        """A press, once the guard time is over: the next game (PLAY), or the main menu
+        after the match (TO_MENU)."""
+        match = self.match
+        if m.note is not None:
+            match.notice(m.note, t)
+        if m.what != _PRESS or ticks_diff(t, match.ended_at) < _RESULT_GUARD_MS:
+            return NOTHING
+        while self.settled < _SETTLED:  # (a key before the quiet work was done)
+            self._settle()
+        return PLAY if match.next_game(t) else TO_MENU
+
+    def advance(self, now: int) -> int:
+        """Once the result is all on the glass, its quiet work, a step a pass."""
+        if self.match.rest(now) and self.settled < _SETTLED:
+            self._settle()
+        return NOTHING
+
+    def _settle(self) -> None:
+        """The next step of the quiet work a result allows, once it is on the screen (which
+        then stays as it is for a while), each in a pass of its own: save the statistics
+        (and an AUTO HANDICAP that moved), then collect the heap and tidy the nvm."""
+        self.settled += 1
+        if self.settled == 1:
+            self.console("game over: " + firmware.free())
+            self.saves.save_stats()
+            g = self.match.game
+            if g.phase == engine.MATCH_OVER and self.settings.match_won(g.match_winner):
+                self.saves.settings_done(True)  # AUTO HANDICAP moved: the next match has it
+        else:
+            gc.collect()
+            self.saves.tidy()

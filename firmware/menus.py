@@ -6,9 +6,13 @@ the second DOWN, the third LEFT (previous value), the fourth RIGHT (next value, 
 the item). MENU goes back. The app turns the page to face whoever pressed last.
 
 Menus draws its pages and changes the settings it shows; what only the app can do (deal a
-match, save, pause, quit) it asks for: key() returns an action, which the app carries out.
+match, save, pause, quit) it asks for: key() returns an action (firmware/actions.py),
+which the app carries out.
 """
 from firmware import lang
+from firmware import (NOTHING, TWO_PLAYERS, VS_COMPUTER, SETTING_CHANGED,
+                              SETTINGS_OPENED, SETTINGS_SAVE, RESUME, DECLARE_DRAW,
+                              QUIT_MATCH, SELF_TEST, HOW_TO_PLAY)
 from firmware.menu import ROWS, Page, hint
 from hardware.keymap import UP, DOWN, RIGHT, BACK
 
@@ -18,22 +22,13 @@ except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from firmware.keyfilter import Meaning
     from firmware.settings import Settings
     from firmware.stats import Stats
     from firmware.ui import Kit
 
-# What key() asks the app to do.
-NOTHING = 0
-TWO_PLAYERS = 1  # deal a 2-player match
-VS_COMPUTER = 2  # deal a match against the computer at the chosen CPU level
-SETTING_CHANGED = 3  # make the settings take effect (they are saved as the page closes)
-SETTINGS_OPENED = 4  # the settings page opened: a moment to tidy the nvm
-SETTINGS_SAVE = 5  # save the settings: the page closed with changes, or the CPU level changed
-RESUME = 6
-DECLARE_DRAW = 7
-QUIT_MATCH = 8
-SELF_TEST = 9
-HOW_TO_PLAY = 10
+# What a key's meaning is (Meaning.what), as firmware/keyfilter.py numbers it.
+_PRESS = const(1)
 
 MAIN = 0
 SETTINGS = 1
@@ -100,8 +95,12 @@ class Menus:
             return len(words.STATS) - ROWS + 1
         return len(words.MAIN if w == MAIN else words.PAUSE)
 
-    def key(self, nav: int) -> int:
-        """A navigation key (UP, DOWN, LEFT, RIGHT or BACK); returns what the app is to do."""
+    def key(self, m: "Meaning", t: int) -> int:
+        """A key's meaning: its move (UP, DOWN, LEFT, RIGHT or BACK) on the open page;
+        returns what the app is to do."""
+        if m.what != _PRESS:
+            return NOTHING
+        nav = m.nav
         w = self.which
         if nav == BACK:
             if w == SETTINGS:
@@ -127,6 +126,10 @@ class Menus:
             return (RESUME, DECLARE_DRAW, QUIT_MATCH)[self.chosen]
         self.draw()
         return action
+
+    def advance(self, now: int) -> int:
+        """The pages wait for keys."""
+        return NOTHING
 
     def _main(self, nav: int) -> int:
         item = self.chosen

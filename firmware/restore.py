@@ -8,35 +8,36 @@ from firmware.stats import STATS_KIND, _LIMIT
 if False:  # names for type annotations: mypy reads them, the compiler drops them
     from collections.abc import Callable
 
-    from firmware.app import App
+    from firmware.store import Saves
     from firmware.settings import Settings
     from firmware.stats import Stats
 
 
-def restore(app: "App") -> None:
-    """Load app.settings and app.stats from app.log; say on the console what was wrong."""
-    _kind(app, SETTINGS_KIND, "settings", app.settings, decode_settings, _setting)
-    _kind(app, STATS_KIND, "statistics", app.stats, decode_stats, _game)
-    for key in app.settings.clamped:
-        app.hw.console("settings: saved %s is out of range; using its default" % key)
+def restore(saves: "Saves") -> None:
+    """Load saves.settings and saves.stats from saves.log; say on the console what was
+    wrong."""
+    _kind(saves, SETTINGS_KIND, "settings", saves.settings, decode_settings, _setting)
+    _kind(saves, STATS_KIND, "statistics", saves.stats, decode_stats, _game)
+    for key in saves.settings.clamped:
+        saves.console("settings: saved %s is out of range; using its default" % key)
 
 
-def _kind(app: "App", kind: int, what: str, saved: "Settings | Stats",
+def _kind(saves: "Saves", kind: int, what: str, saved: "Settings | Stats",
           decode: "Callable[..., bool]", apply: "Callable[..., None]") -> None:
-    log = app.log
+    log = saves.log
     payload = log.get(kind)
     if kind in log.orphans:
-        app.hw.console("%s: the newest saved record cannot be read; %s" % (
+        saves.console("%s: the newest saved record cannot be read; %s" % (
             what, "using defaults" if payload is None else "using an older one"))
     if payload is None:
         return
     if not decode(saved, payload):
-        app.hw.console("%s: the saved record is not understood; using defaults" % what)
+        saves.console("%s: the saved record is not understood; using defaults" % what)
         return
     for e in log.entries(kind):  # entries count only with their base
         apply(saved, e)
     if log.lost:
-        app.hw.console("%s: %d saved changes could not be read" % (what, log.lost))
+        saves.console("%s: %d saved changes could not be read" % (what, log.lost))
     saved.mark()
 
 

@@ -1,7 +1,7 @@
 """Self-test for builders: a test pattern, a buzzer sweep, then every key drawn where it sits
 on the box (filled while pressed), with the firmware, free memory and I2C facts.
 
-Opened by holding MENU at power-up or from the main menu; holding MENU leaves it.
+Opened by holding MENU at power-up or from the main menu; holding MENU (_LONG) leaves it.
 """
 import gc
 import sys
@@ -10,17 +10,31 @@ import displayio
 
 from engine.ticks import ticks_add, ticks_diff
 from firmware import lang, sound
+from firmware import NOTHING, TO_MENU
 from firmware.ui import W, H, LINE_CHARS, TextLine, outline
-from hardware.keymap import KEY_COUNT, ROLE_MENU, is_far, place_of, player_of, role_of
+from hardware.keymap import BACK, KEY_COUNT, is_far, nav_of, place_of, player_of, role_of
+from hardware.seats import PILES_A_ROW, column
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from firmware.keyfilter import Meaning
     from firmware.ui import Kit
     from hardware.contract import Target
+
+# What a key's meaning is (Meaning.what), as firmware/keyfilter.py numbers it.
+_PRESS = const(1)
+_RELEASE = const(2)
+_BOUNCE = const(3)
+_LONG = const(5)
 
 _BOX_W = 12
 _BOX_H = 6
 _GAP = 4
-_LEFT = (W - 4 * _BOX_W - 3 * _GAP) // 2
+_LEFT = (W - PILES_A_ROW * _BOX_W - (PILES_A_ROW - 1) * _GAP) // 2
 # Rows of boxes from the top of the box (B's end) to the bottom (A's end).
 _ROW_Y = {"B near": 17, "B far": 25, "A far": 39, "A near": 47}
 _PATTERN_MS = 1200
@@ -31,11 +45,10 @@ def key_box(key: int) -> tuple[int, int]:
     role = role_of(key)
     if role > 15:  # MENU, on the side
         return W - _BOX_W - 2, 32
-    i = place_of(role)
-    row = ("B far" if is_far(role) else "B near") if player_of(role) else \
+    player = player_of(role)
+    row = ("B far" if is_far(role) else "B near") if player else \
         ("A far" if is_far(role) else "A near")
-    if player_of(role):  # B sits across the table: B's left is the screen's right
-        i = 3 - i
+    i = column(player, place_of(role), PILES_A_ROW)
     return _LEFT + i * (_BOX_W + _GAP), _ROW_Y[row]
 
 
@@ -44,7 +57,7 @@ def describe(key: int) -> str:
     the chosen language."""
     role = role_of(key)
     w = lang.words
-    if role == ROLE_MENU:
+    if nav_of(role) == BACK:
         return "MENU"
     if role > 15:
         return w.KEY % key
@@ -94,8 +107,15 @@ class SelfTest:
         snd.play(sound.SWEEP, now)
         self.kit.changes += 1
 
-    def key(self, key: int, pressed: bool) -> None:
-        """A key changed: fill or clear its box and name it."""
+    def key(self, m: "Meaning", t: int) -> int:
+        """A key changed: fill or clear its box and name it (a bounce is the key still
+        down); MENU held long asks for the main menu."""
+        what = m.what
+        if what == _LONG:
+            return TO_MENU
+        if what != _PRESS and what != _BOUNCE and what != _RELEASE:
+            return NOTHING
+        key, pressed = m.key, what != _RELEASE
         if 0 <= key < KEY_COUNT:
             self.down[key] = pressed
             if not self.pattern:
@@ -103,6 +123,7 @@ class SelfTest:
         w = lang.words
         self.lines[2].center(describe(key) + " " + (w.DOWN if pressed else w.UP))
         self.kit.changes += 1
+        return NOTHING
 
     def _fill(self, key: int) -> None:
         x, y = key_box(key)
@@ -116,7 +137,7 @@ class SelfTest:
         for line in self.lines:
             line.grid.hidden = not on
 
-    def advance(self, now: int) -> None:
+    def advance(self, now: int) -> int:
         """Replace the test pattern with the keys' picture when its time is up."""
         if self.pattern and ticks_diff(now, self.pattern_until) >= 0:
             self.pattern = False
@@ -127,3 +148,4 @@ class SelfTest:
                 self._fill(key)
             self._show_lines(True)
             self.kit.changes += 1
+        return NOTHING

@@ -35,7 +35,15 @@ its base (fold(k) gives the new base payload), the record being saved first and 
 shortest first. The sector's erase loses everything it held until the records are
 programmed again: the window docs/NVM.md measures. Programming runs from offset 0 up, so a
 cut during it keeps exactly the records already programmed whole.
+
+Saves is the handheld's side of it: the settings and statistics read back at boot
+(firmware/restore.py, let go after), saved when the settings page closes and after each
+game, and the log tidied at quiet moments.
 """
+import firmware
+from firmware.settings import SETTINGS_KIND
+from firmware.stats import STATS_KIND
+
 try:
     from micropython import const
 except ImportError:
@@ -45,6 +53,9 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     import types
     from collections.abc import Callable, Iterator
 
+    from firmware.settings import Settings
+    from firmware.stats import Stats
+    from hardware.contract import Target
     from nvm import ByteArray
 
 _MAGIC = const(0xA5)
@@ -226,3 +237,80 @@ class Log:
         self._payloads = {}
         self._blocks = {}
         self.end = 0
+
+
+# nvm bytes kept free for what a game or a visit to the settings can save before the next
+# tidy: a new block of each tally (8 + 32 x 3) or a statistics record (49)
+_RESERVE = const(208)
+
+# What a save can raise: the board's nvm says RuntimeError ("Unable to write to nvm."), a
+# desktop's file OSError (a folder made read-only, a full disk).
+_NVM_ERRORS = (OSError, RuntimeError)
+
+
+class Saves:
+    """The settings and statistics as the nvm keeps them."""
+
+    def __init__(self, hw: "Target", settings: "Settings", stats: "Stats") -> None:
+        """Read what was saved into settings and stats (saying on the console what was
+        wrong), then tidy: at boot nobody is about to switch off."""
+        self.settings = settings
+        self.stats = stats
+        self.console = hw.console
+        self.log = Log(hw.nvm, hw.feed, self._fold)
+        self.unsaved = 0  # bit per kind: its last save failed, the next one writes it whole
+        from firmware import restore
+        restore.restore(self)
+        firmware.forget("firmware.restore")
+        firmware.forget("firmware.storeload")  # the loading code leaves the heap
+        self.tidy()
+
+    def _fold(self, kind: int) -> bytes:
+        return (self.settings if kind == SETTINGS_KIND else self.stats).base()
+
+    def tidy(self) -> None:
+        """A moment nobody is about to switch off: compact the nvm if it is nearly full,
+        so that no save does it."""
+        try:
+            self.log.tidy(_RESERVE)
+        except _NVM_ERRORS as e:
+            self._not_saved(0, e)
+
+    def _not_saved(self, kind: int, error: Exception) -> None:
+        """The nvm refused a write: say so on the console and play on. The values stay
+        in memory, and the next save of their kind writes them whole; the log is read
+        again, since what reached the nvm is what counts."""
+        self.unsaved |= 1 << kind
+        self.console("nvm: not saved (%r); kept until the next save" % (error,))
+        try:
+            self.log.load()
+        except _NVM_ERRORS:
+            pass
+        firmware.forget("firmware.storeload")
+
+    def settings_done(self, changed: bool) -> None:
+        """Leaving the settings page: save them if they changed."""
+        log, s = self.log, self.settings
+        if not changed:
+            return
+        try:
+            if log.get(SETTINGS_KIND) is None or self.unsaved & 1 << SETTINGS_KIND:
+                log.put(SETTINGS_KIND, s.base())  # the tally's base: every setting
+            for e in s.changes():
+                log.add(SETTINGS_KIND, e)
+            self.unsaved &= ~(1 << SETTINGS_KIND)
+        except _NVM_ERRORS as e:
+            self._not_saved(SETTINGS_KIND, e)
+
+    def save_stats(self) -> None:
+        """At the end of a game: save the statistics (an entry, or a new base when the game
+        set a record)."""
+        stats, log = self.stats, self.log
+        try:
+            if log.get(STATS_KIND) is None or stats.new_record or self.unsaved & 1 << STATS_KIND:
+                log.put(STATS_KIND, stats.base())  # the tally's (new) base
+            else:
+                log.add(STATS_KIND, stats.entry())
+            self.unsaved &= ~(1 << STATS_KIND)
+        except _NVM_ERRORS as e:
+            self._not_saved(STATS_KIND, e)

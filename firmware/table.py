@@ -12,6 +12,7 @@ import displayio
 from engine.ticks import ticks_add, ticks_diff
 from firmware import glyphs
 from firmware.ui import W, CELL_H, LINE_CHARS, Cell, TextLine, Banner, outline, underline
+from hardware.seats import PILES_A_ROW, column
 
 try:
     from micropython import const
@@ -26,7 +27,6 @@ _ROW_B_Y = const(8)
 _ROW_A_Y = const(32)
 _LINE_B_Y = const(0)
 _LINE_A_Y = const(56)
-_MAX_CELLS = const(8)
 _MSG_COL = const(4)
 _MSG_LEN = const(12)
 _PIPS_COL = const(16)
@@ -45,7 +45,7 @@ class Table:
         self.bg = displayio.Bitmap(W, 64, 2)
         self.group.append(kit.grid(self.bg, W, 64))
         self.cells = []
-        for _ in range(_MAX_CELLS):
+        for _ in range(2 * PILES_A_ROW):
             c = Cell(kit)
             self.cells.append(c)
             self.group.append(c.rank)
@@ -68,16 +68,17 @@ class Table:
         self.hint_mask = 0
 
     def layout(self, n: int) -> None:
-        """Arrange n piles per row (3 or 4) and draw the card outlines."""
-        if n > _MAX_CELLS // 2:  # (the rules allow 6; the keys and the screen have 4)
-            raise ValueError("piles_per_row: the handheld shows at most 4 a row, not %d" % n)
+        """Arrange n piles per row and draw the card outlines."""
+        if n > PILES_A_ROW:  # (the rules allow 6)
+            raise ValueError("piles_per_row: the handheld shows at most %d a row, not %d"
+                             % (PILES_A_ROW, n))
         self.n = n
         self.version = -1
         w = W // n
         self.cell_w = w
         self.bg.fill(0)  # (the self-test borrows bg: everything is drawn anew)
         self.hint_mask = 0
-        for i in range(_MAX_CELLS):
+        for i in range(2 * PILES_A_ROW):
             cell = self.cells[i]
             if i >= 2 * n:
                 cell.rank.hidden = True
@@ -99,13 +100,12 @@ class Table:
         self.pending = 0
 
     def _cell_at(self, pile: int) -> "tuple[int, int]":
-        """The top-left corner of a pile's cell: A's piles left to right along the bottom
-        row, B's along the top row from B's own left, which is the screen's right."""
+        """The top-left corner of a pile's cell: A's row along the bottom, B's along the
+        top, each from its seat's own left."""
         n, w = self.n, self.cell_w
-        left = (W - w * n) // 2
-        if pile < n:
-            return left + pile * w, _ROW_A_Y
-        return left + (2 * n - 1 - pile) * w, _ROW_B_Y
+        owner = 1 if pile >= n else 0
+        x = (W - w * n) // 2 + column(owner, pile - owner * n, n) * w
+        return x, _ROW_B_Y if owner else _ROW_A_Y
 
     def sync(self, game: "Game", every: bool = False) -> None:
         """Redraw the deck counts and score pips that differ from the game, and the first

@@ -12,6 +12,8 @@ player's own left, and MENU is BACK.
 The keys' names (A0, Bf3, MENU) are in hardware/keynames.py: the board never imports
 them, so they cost its heap nothing.
 """
+from hardware.seats import column
+
 try:
     from micropython import const
 except ImportError:
@@ -43,13 +45,12 @@ def pile_of(role: int, n: int) -> int:
     """The engine pile a pile-button role presses with n piles per row, or -1."""
     if role > 15:
         return -1
-    index = role & 3
-    if index >= n:
+    place = role & 3
+    if place >= n:
         return -1
     player = (role >> 3) & 1
-    if role & 4:  # far row: the opponent's row, seen from across the table
-        return (1 - player) * n + (n - 1 - index)
-    return player * n + index
+    owner = 1 - player if role & 4 else player  # far row: the opponent's row
+    return owner * n + column(owner, column(player, place, n), n)
 
 
 def player_of(role: int) -> int:

@@ -14,7 +14,7 @@ firmware/sound.py) and `console` (the serial console's lines).
 import re
 
 from engine import Rules
-from firmware import app as app_mod, lang, sound
+from firmware import keyfilter, lang, match as match_mod, sound
 from firmware.app import App
 from hardware import virtual
 from hardware.keynames import key_named
@@ -24,14 +24,14 @@ from tools.play import parse_decks
 A, B = 0, 1
 
 # Named times (ms), from the rules' defaults and the firmware's own constants.
-BOOTED = app_mod._BOOT_MS + 100  # keys pressed before this were held at power-up
+BOOTED = keyfilter._BOOT_MS + 100  # keys pressed before this were held at power-up
 SEEN = Rules().collision_ms + 50  # a card has been on its pile long enough to be seen
 LOCKOUT = Rules().foul_lockout_ms  # a foul's lockout
 STALL = Rules().stall_ms  # a stall, until the rows are collected and dealt again
-RESULT_GUARD = app_mod._RESULT_GUARD_MS  # presses this soon after a result do nothing
-PAUSE_HOLD = app_mod._PAUSE_HOLD_MS + 100  # MENU held this long in a match pauses it
-DOUBLE = app_mod._DOUBLE_MS  # a second MENU within this pauses too
-BOUNCE = app_mod._BOUNCE_MS  # a key pressed again this soon after its release bounced
+RESULT_GUARD = match_mod._RESULT_GUARD_MS  # presses this soon after a result do nothing
+PAUSE_HOLD = keyfilter._PAUSE_HOLD_MS + 100  # MENU held this long in a match pauses it
+DOUBLE = match_mod._DOUBLE_MS  # a second MENU within this pauses too
+BOUNCE = keyfilter._BOUNCE_MS  # a key pressed again this soon after its release bounced
 TAP = 60  # how long a tap holds its key
 SETTLE = 100  # after a tap's release: its pass has run and the glass shows it
 

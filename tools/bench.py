@@ -391,7 +391,7 @@ def chip_memory_section():
             "through the erase. While the flash is programmed or erased, CircuitPython runs "
             "with interrupts off: no keypad scan, no USB. A compaction comes only at boot, as "
             "a match or game is dealt, as the settings page opens or while a result is shown "
-            "(firmware/app.py tidy): never in play, so it is left where it is. A game's "
+            "(firmware/store.py Saves.tidy): never in play, so it is left where it is. A game's "
             "statistics are saved as its result shows: their flash commands are a row of "
             "the chip section.")
     return title, header, rows, note

@@ -46,7 +46,7 @@ def prepared_memory():
     game's tally entry for each game, and the log so full that one more setting saved
     leaves less room than the app keeps free, so the settings page's next opening
     compacts it."""
-    from firmware.app import _RESERVE
+    from firmware.store import _RESERVE
     from firmware.settings import SETTINGS_KIND, Settings
     from firmware.stats import STATS_KIND, Stats
     from firmware.store import Log

@@ -12,8 +12,8 @@ def _lists(app):
 
 
 def _state(app):
-    return (app, app.match, app.table, app.sound, app.stats, app.match.game,
-            app.match.game._rng)
+    return (app, app.filter, app.filter.meaning, app.match, app.result, app.table, app.sound,
+            app.stats, app.match.game, app.match.game._rng)
 
 
 def _slot_ints(app, fixed):
@@ -96,9 +96,9 @@ def key_latency(interval_ms, presses=200, seed=3):
         hw.buttons.tap(r.choice((0, 1, 2, 3, 8, 9, 10, 11)), hw.ms(t), hold)
         while hw.elapsed < t + 1000:
             start = hw.elapsed
-            before = app.presses
+            before = app.filter.presses
             app.step()
-            if app.presses > before:
+            if app.filter.presses > before:
                 latencies.append(start - t)
                 break
         else:

@@ -13,10 +13,10 @@ Two reports:
 import random
 import sys
 
-from firmware.app import App, _RESERVE
+from firmware.app import App
 from firmware.settings import Settings
 from firmware.stats import Stats, STATS_KIND
-from firmware.store import Log
+from firmware.store import Log, Saves, _RESERVE
 from hardware import virtual
 from tools.cli import Parser, bounded
 
@@ -38,13 +38,13 @@ def _games(rng, app, count, record_per_game):
     """Play count games' worth of saves in the app, as the handheld makes them: matches
     first to 2 with a draw now and then, covers and their delays, a visit to the settings
     every 20 matches and a CPU level change every 7. Returns the erases saves made."""
-    stats, log, flash = app.stats, app.log, app.hw.flash
+    stats, log, flash = app.stats, app.saves.log, app.hw.flash
     save_erases = 0
     wins = [0, 0]
     matches = 0
     for _ in range(count):
         if not record_per_game:
-            app.tidy()  # a game is dealt
+            app.saves.tidy()  # a game is dealt
         for _ in range(rng.randrange(8, 40)):
             stats.cover(rng.randrange(300, 4000))
         result = rng.choice((0, 1) * 10 + (2,))
@@ -60,19 +60,19 @@ def _games(rng, app, count, record_per_game):
         if record_per_game:
             log.put(STATS_KIND, stats.encode())
         else:
-            app.save_stats()
+            app.saves.save_stats()
             save_erases += flash.erases - erases
         if over and matches % 7 == 0:
             app.settings.step(6, 1)  # CPU LEVEL, straight from the main menu
             erases = flash.erases
-            app.settings_done(True)
+            app.saves.settings_done(True)
             save_erases += 0 if record_per_game else flash.erases - erases
         if over and matches % 20 == 0:
             if not record_per_game:
-                app.tidy()  # the settings page opens
+                app.saves.tidy()  # the settings page opens
             app.settings.step(8, 1)  # CONTRAST
             erases = flash.erases
-            app.settings_done(True)
+            app.saves.settings_done(True)
             save_erases += 0 if record_per_game else flash.erases - erases
     return save_erases
 
@@ -80,9 +80,9 @@ def _games(rng, app, count, record_per_game):
 def read_back(data, said=None):
     """What a boot reads from the nvm bytes: (settings record, statistics record), read by
     the app's own loading code; what it says on the console goes into said."""
-    shell = App.__new__(App)
+    shell = Saves.__new__(Saves)
     lines = said if said is not None else []
-    shell.hw = type("Hw", (), {"console": staticmethod(lines.append)})()
+    shell.console = lines.append
     shell.log = Log(bytearray(data))
     shell.settings = Settings()
     shell.stats = Stats()
@@ -97,8 +97,8 @@ def wear(games, seed):
     for name, per_game in (("tally", False), ("record", True)):
         hw, app = _app()
         save_erases = _games(random.Random(seed), app, games, per_game)
-        out[name] = {"games": games, "compactions": app.log.compactions,
-                     "save_erases": save_erases, "appends": app.log.appends}
+        out[name] = {"games": games, "compactions": app.saves.log.compactions,
+                     "save_erases": save_erases, "appends": app.saves.log.appends}
         if not per_game:
             settings, stats = read_back(hw.flash.data)
             out[name]["read_back"] = (settings == bytes(app.settings.encode()),
@@ -124,9 +124,9 @@ def before_compaction(seed):
     rng = random.Random(seed)
     for i in (0, 2, 6, 8):
         app.settings.step(i, 1)
-    app.settings_done(True)
+    app.saves.settings_done(True)
     history = set()
-    while app.log.size - app.log.end >= _RESERVE:
+    while app.saves.log.size - app.saves.log.end >= _RESERVE:
         _games(rng, app, 1, False)
         history.add(read_back(hw.flash.data)[1])
     return app, bytes(hw.flash.data), history

@@ -12,6 +12,7 @@ import time
 
 from firmware.lang import CODES
 from hardware import keymap, keynames
+from hardware.seats import PILE_CHOICES, PILES_A_ROW, column
 from tools.cli import bounded, output_file
 
 KEYS_HELP = """\
@@ -21,16 +22,14 @@ KEYS_HELP = """\
   Each key sits where its pile is on screen. MENU: [space]   quit: [Esc] or Ctrl-C
   Menus: a row's 1st key UP, 2nd DOWN, 3rd LEFT, 4th RIGHT/choose (A: z x c v). Pause: MENU twice"""
 
-# Keyboard key -> the handheld's key, by its name (hardware/keymap.py). A's far row and
-# B's near row are both the screen's top row; each key mirrors its pile's position.
-_KEYBOARD_NAMES = {
-    "z": "A0", "x": "A1", "c": "A2", "v": "A3",      # A near: A's piles, left to right
-    "a": "Af0", "s": "Af1", "d": "Af2", "f": "Af3",  # A far: B's row as A sees it
-    ";": "B0", "l": "B1", "k": "B2", "j": "B3",      # B near: B's pile 0 is the top right
-    "/": "Bf0", ".": "Bf1", ",": "Bf2", "m": "Bf3",  # B far: A's row as B sees it
-    " ": "MENU",
-}
-KEYBOARD = {k: keynames.key_named(name) for k, name in _KEYBOARD_NAMES.items()}
+# Keyboard key -> the handheld's key. Each keyboard row is a row of piles as the glass
+# shows it, its keys in the screen's columns from the left: A's near row and B's far row
+# are the glass's bottom row, A's far row and B's near row its top row (hardware/seats.py:
+# B's own left is the screen's right).
+_KEYBOARD_ROWS = (("zxcv", "A", ""), ("asdf", "A", "f"), ("jkl;", "B", ""), ("m,./", "B", "f"))
+KEYBOARD = {ch: keynames.key_named("%s%s%d" % (seat, far, column(seat == "B", i, PILES_A_ROW)))
+            for keys, seat, far in _KEYBOARD_ROWS for i, ch in enumerate(keys)}
+KEYBOARD[" "] = keynames.key_named("MENU")
 
 # Names for scripts (keymap.name_of): A0-A3 / B0-B3 the near row (own piles from own
 # left), Af0-Af3 / Bf0-Bf3 the far row from the player's own left, MENU.
@@ -60,7 +59,7 @@ def _parser():
                     help="match seed (default: random; scripts: 1)")
     ap.add_argument("--decks", metavar="'A CARDS / B CARDS'",
                     help="stack the first game, top card first, e.g. '5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c'")
-    ap.add_argument("--piles", type=int, choices=(3, 4),
+    ap.add_argument("--piles", type=int, choices=sorted(PILE_CHOICES),
                     help="piles per row (default: the handheld's settings)")
     ap.add_argument("--wins", type=int, choices=range(1, 6), metavar="1-5",
                     help="games to win the match (default: the handheld's settings)")
@@ -86,7 +85,7 @@ def _rules(args):
     from engine import Rules
     if args.piles is None and args.wins is None:
         return None
-    return Rules(piles_per_row=args.piles or 4, wins_needed=args.wins or 2)
+    return Rules(piles_per_row=args.piles or PILE_CHOICES[0], wins_needed=args.wins or 2)
 
 
 def _nvm_path(args):
@@ -171,7 +170,7 @@ def _headless(args):
     print("simulated time   %d ms over %d main-loop passes" % (hw.elapsed, app.passes))
     print("I2C bytes        %d in %d transactions (%.1f ms of bus time at %d Hz)"
           % (hw.bus.bytes_sent, hw.bus.transactions, hw.bus.bus_seconds() * 1000, hz))
-    print("key presses      %d handled" % app.presses)
+    print("key presses      %d handled" % app.filter.presses)
     for line in hw.console_lines:
         print("console: " + line)
     if args.png:
@@ -184,11 +183,11 @@ class Taps:
     """Keys typed in a terminal, as taps of the handheld's buttons. A terminal sees a
     key's press, never its release, so each becomes a short tap; a key typed again soon
     after is pressed once its last tap's contact has rested longer than the firmware's
-    bounce rule (firmware/app.py _BOUNCE_MS), so a quick double tap is two presses, never
+    bounce rule (firmware/keyfilter.py _BOUNCE_MS), so a quick double tap is two presses, never
     one press and a bounce."""
 
     def __init__(self, handheld):
-        from firmware.app import _BOUNCE_MS
+        from firmware.keyfilter import _BOUNCE_MS
         from hardware.keymap import DEBOUNCE_SCANS
         scan = handheld.info["CS_KEY_INTERVAL_MS"] * (DEBOUNCE_SCANS + 1)  # seen, surely
         self.hold_ms = max(30, scan)

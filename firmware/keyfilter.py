@@ -1,0 +1,184 @@
+"""The key filter: each event of the scanner decoded once, into what it means.
+
+The scanner (keypad's C code, in the background) debounces the contacts and timestamps
+every event. Here each event becomes one Meaning, filled in place (nothing is allocated),
+and the rules for keys that misbehave live here and nowhere else:
+- a key pressed again within _BOUNCE_MS of its release is the same press, its contact
+  bouncing: _BOUNCE (only the self-test draws it);
+- a key reported in the first _BOOT_MS after start-up was down at power-up: MENU opens the
+  self-test (_TEST) unless its press woke the board; any key is ignored until released;
+- a key other than MENU down for _HELD_MS is stuck: ignored until released;
+- MENU down for _PAUSE_HOLD_MS is _HOLD, for _EXIT_HOLD_MS _LONG, once each a press;
+- while the handheld sleeps, a press is _WAKE and nothing else.
+After the filter every screen sees meanings, never key numbers or role bytes. The computer
+player's presses are meanings too (firmware/match.py), but never pass through here: these
+rules are for contacts.
+"""
+from engine.ticks import ticks_diff
+from firmware import lang
+from hardware.keymap import (BACK, KEY_COUNT, MENU_KEY, ROLE_MENU, ROLE_NONE, key_bit,
+                             nav_of, pile_of, player_of, role_of)
+from hardware.seats import PILE_CHOICES
+
+if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from collections.abc import Callable
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda expr: expr  # noqa: E731  (desktop fallback)
+
+# What a meaning is (Meaning.what). Private constants, folded by the compiler: each name the
+# board keeps costs a place among its interned names, which are few. The screens that read
+# one define it again with the same value (tests/test_keyfilter.py checks that they agree).
+_PRESS = const(1)  # a key went down: a pile button (player >= 0) or MENU (player -1)
+_RELEASE = const(2)  # a key came up
+_BOUNCE = const(3)  # a key down again within _BOUNCE_MS of its release: the same press
+_HOLD = const(4)  # MENU down for _PAUSE_HOLD_MS
+_LONG = const(5)  # MENU down for _EXIT_HOLD_MS
+_TEST = const(6)  # MENU down at power-up: the self-test
+_WAKE = const(7)  # a press while the handheld sleeps
+_NOTE = const(8)  # no key: only the note (the queue overflowed, a key stuck or unknown)
+
+_BOUNCE_MS = const(20)  # a key pressed again this soon after its release is bouncing
+_BOOT_MS = const(300)  # keys reported this soon after start-up were held at power-up
+_HELD_MS = const(3000)  # a key down this long is reported as stuck
+_PAUSE_HOLD_MS = const(600)  # MENU held this long: _HOLD (in play: pause)
+_EXIT_HOLD_MS = const(1500)  # MENU held this long: _LONG (in the self-test: leave it)
+
+
+class Meaning:
+    """What a key event means, filled in place by the filter (or by the computer player)."""
+
+    def __init__(self) -> None:
+        self.what = 0
+        self.key = -1  # the key's number; -1 for the computer player's press
+        self.player = -1  # whose pile button (0 A, 1 B); -1 for MENU
+        self.pile = -1  # the engine pile it presses in a row of KeyFilter.n; -1: none
+        self.nav = -1  # in the menus: UP, DOWN, LEFT, RIGHT by its place; BACK for MENU
+        self.note = None  # type: str | None  # a short note for both players, or None
+
+    def fill(self, key: int, role: int, n: int) -> bool:
+        """What a key with this role is, in a row of n piles; True for MENU."""
+        menu = nav_of(role) == BACK  # MENU, as the key map decodes it
+        self.key = key
+        self.player = -1 if menu else player_of(role)
+        self.pile = pile_of(role, n)
+        self.nav = nav_of(role)
+        return menu
+
+
+class KeyFilter:
+    """Turns the scanner's (key, pressed, timestamp) into meanings."""
+
+    def __init__(self, keymap: bytes, now: int, woke: bool,
+                 console: "Callable[[str], None]") -> None:
+        self.keymap = keymap
+        self.meaning = Meaning()
+        self.n = PILE_CHOICES[0]  # piles a row of the match being played (Meaning.pile)
+        self.woke = woke  # the board woke from deep sleep: MENU's press was the waking one
+        self.console = console
+        self.started = now
+        self.booting = True  # until _BOOT_MS after start: presses are keys held at power-up
+        self.asleep = False  # set by the app while the screen is off
+        self.last_input = now
+        self.held = 0  # bit per key number: down now
+        self.down_at = [0] * KEY_COUNT
+        self.up_at = [0] * KEY_COUNT
+        self.settling = 0  # bit per key number: released, and a press now would be a bounce
+        self.stuck = 0  # bit per key number: held too long or since power-up; ignored
+        self.menu_used = 0  # MENU's press: 0 nothing said yet, 1 _HOLD said, 2 both (or none)
+        self.presses = 0  # presses handled (for the tools and the bench)
+        self.bounces = 0
+        self.unknown = 0
+        self.overflows = 0
+
+    def feed(self, key: int, pressed: bool, t: int) -> bool:
+        """One event of the scanner; True when it means something (in self.meaning)."""
+        m = self.meaning
+        m.note = None
+        role = role_of(key, self.keymap)
+        if role == ROLE_NONE:
+            if pressed:
+                self.unknown += 1
+                m.what = _NOTE
+                m.note = lang.words.KEY_UNKNOWN
+            return pressed
+        menu = m.fill(key, role, self.n)
+        bit = key_bit(key)
+        if not pressed:
+            self.held &= ~bit
+            self.settling |= bit
+            self.up_at[key] = t
+            if menu:
+                self.menu_used = 0
+            m.note = "" if self.stuck & bit else None  # a stuck key's note goes
+            self.stuck &= ~bit
+            m.what = _RELEASE
+            return True
+        self.held |= bit
+        if self.settling & bit:
+            self.settling &= ~bit
+            if ticks_diff(t, self.up_at[key]) < _BOUNCE_MS:  # the same press, still held
+                self.bounces += 1
+                m.what = _BOUNCE
+                return True
+        self.down_at[key] = t
+        self.presses += 1
+        self.last_input = t
+        if self.booting:  # a key down at power-up
+            if menu and not self.woke:  # MENU: the self-test
+                self.menu_used = 2
+                self.booting = False
+                m.what = _TEST
+                return True
+            self.stuck |= bit  # the press that woke the board, or another key: ignored
+            if not menu:  # until released
+                from firmware.selftest import describe
+                self.console("key %d (%s) was down at power-up; ignored until released"
+                             % (key, describe(key)))
+            return False
+        if self.stuck & bit:
+            return False
+        m.what = _WAKE if self.asleep else _PRESS
+        self.asleep = False
+        return True
+
+    def lost(self) -> Meaning:
+        """Events were lost (the queue overflowed): forget which keys are down, as their
+        releases may be gone."""
+        self.overflows += 1
+        self.held = 0
+        self.stuck = 0
+        m = self.meaning
+        m.what = _NOTE
+        m.note = lang.words.KEYS_LOST
+        return m
+
+    def update(self, now: int) -> bool:
+        """What time alone makes of the keys held down; True while there is a meaning (call
+        it again until it says False)."""
+        if self.booting and ticks_diff(now, self.started) >= _BOOT_MS:
+            self.booting = False  # once: a clock that wraps cannot open the window again
+        if not self.held:
+            return False
+        m = self.meaning
+        menu = key_bit(MENU_KEY)
+        held = self.held & ~self.stuck & ~menu  # MENU is held on purpose
+        if held:
+            for key in range(KEY_COUNT):
+                bit = key_bit(key)
+                if held & bit and ticks_diff(now, self.down_at[key]) >= _HELD_MS:
+                    self.stuck |= bit
+                    m.what = _NOTE
+                    m.note = lang.words.KEY_HELD
+                    return True
+        if self.held & menu and self.menu_used < 2:
+            down = ticks_diff(now, self.down_at[MENU_KEY])
+            if down >= (_EXIT_HOLD_MS if self.menu_used else _PAUSE_HOLD_MS):
+                m.what = _LONG if self.menu_used else _HOLD
+                m.note = None
+                m.fill(MENU_KEY, ROLE_MENU, 0)
+                self.menu_used += 1
+                return True
+        return False

@@ -1,0 +1,22 @@
+"""Seats and limits, named once: where each seat's piles sit on the glass and under its
+keys, which way each seat faces, and how many piles a row the handheld shows and presses.
+
+Seat A sits at the glass's bottom edge and B at its top edge, across the table from A.
+A place counts from the seat's own left, so A's left is the screen's left and B's left
+is the screen's right. Keymap, the play screen, the self-test, the settings and the
+desktop's keyboard all ask here.
+"""
+try:
+    from micropython import const
+except ImportError:
+    const = lambda expr: expr  # noqa: E731  (desktop fallback)
+
+PILES_A_ROW = const(4)  # the most piles a row the handheld shows: a player's row of keys
+PILE_CHOICES = (4, 3)  # the piles a row the settings offer, the default first
+FACING = (0, 180)  # the display's rotation that faces seat A, seat B
+
+
+def column(player: int, place: int, n: int) -> int:
+    """The column on the glass (0: the screen's left) of a seat's place in a row of n
+    (0: the seat's own left). The same turn takes a column back to the seat's place."""
+    return n - 1 - place if player else place
