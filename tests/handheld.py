@@ -192,6 +192,21 @@ class Hand:
         self.to(item, player)
         self.tap(player + "3")
 
+    def set(self, label, value, player="A", left=False, taps=250):
+        """Put the arrow on the setting of that label (its line's label, exactly) and step
+        it with RIGHT (LEFT if left) until its line shows value."""
+        for _ in range(24):
+            if self.arrowed()[0] == label:
+                break
+            self.tap(player + "1")
+        else:
+            raise AssertionError("no item %r on the page: %r" % (label, self.lines))
+        for _ in range(taps):
+            if self.arrowed() == (label, value):
+                return
+            self.tap(player + ("2" if left else "3"))
+        raise AssertionError("%s never shows %r: %r" % (label, value, self.arrowed()))
+
     # ---- what the players see and hear ----
 
     @property
@@ -230,9 +245,13 @@ class Hand:
 
     def items(self):
         """The items of the page on the glass as {label: value} ('' for none), the whole
-        page: one that scrolls is scrolled down to its end (with the DOWN key of whoever
-        it faces), which moves its arrow. Labels are the language's own."""
-        down = "AB"[self.faces] + "1"
+        page, in its order: one that scrolls is scrolled to its top and then down to its
+        end (with the keys of whoever it faces), which moves its arrow. Labels are the
+        language's own."""
+        for _ in range(40):
+            if not self.lines[0].endswith(glass.ICONS[glass.glyphs.ICON_UP]):
+                break
+            self.tap("AB"[self.faces] + "0")
         out = {}
         for _ in range(40):
             lines = self.lines
@@ -242,8 +261,16 @@ class Hand:
                     out[label] = value
             if not lines[7].endswith(glass.ICONS[glass.glyphs.ICON_DOWN]):
                 return out
-            self.tap(down)
+            self.tap("AB"[self.faces] + "1")
         raise AssertionError("the page does not end: %r" % (self.lines,))
+
+    def arrowed(self):
+        """(label, value) of the item the page's arrow is on, or None."""
+        arrow = glass.ICONS[glass.glyphs.ICON_RIGHT]
+        for line in self.lines[1:7]:
+            if line.startswith(arrow):
+                return _item(line[1:])
+        return None
 
     @property
     def piles(self):
