@@ -8,8 +8,13 @@
 Keys are named as in key scripts (A0-A3 the near row from the player's own left,
 Af0-Af3 the far row, B0-B3, Bf0-Bf3, MENU). Times are milliseconds since power-on. What
 the tests look at is read off the decoded glass (tools/glass.py): `screen`, `lines`,
-`faces`, `info(player)`, `piles`, `banner(player)`; and `heard()` (the sounds, named as in
-firmware/sound.py) and `console` (the serial console's lines).
+`faces`, `info(player)`, `cards(player)`, `piles`, `banner(player)`, a page's `items()`;
+and `heard()` (the sounds, named as in firmware/sound.py) and `console` (the serial
+console's lines). What a builder sees besides is on the virtual hardware, `hw`: the
+flash's writes and erases, the nvm file, the buzzer's log, the bus, the restarts.
+
+The app runs as firmware/runner.py runs it: App(hw).run(), here stopped after every pass
+(hw.stop, set as the pass idles), and a fresh App when it returned to restart.
 """
 import re
 
@@ -45,6 +50,25 @@ def _tones(pattern):
     return [sound._HZ[pattern[i]] for i in range(0, len(pattern), 2)] + [0]
 
 
+def _key(key):
+    """A key's number: by its name, or a number as it is."""
+    return key if isinstance(key, int) else key_named(key)
+
+
+def _item(text):
+    """(label, value) of a page's item line (its arrow column cut off): the label is the
+    longest of the language's labels the line starts with; else the text up to a gap."""
+    w = lang.words
+    labels = [f[0] for f in w.FIELDS] + list(w.STATS) + list(w.MAIN) + list(w.PAUSE)
+    found = [label for label in labels
+             if text.startswith(label) and text[len(label):len(label) + 1] in ("", " ")]
+    if found:
+        label = max(found, key=len)
+        return label, text[len(label):].strip()
+    parts = re.split(r"  +", text.strip(), maxsplit=1)
+    return parts[0], parts[1] if len(parts) > 1 else ""
+
+
 class Hand:
     """A virtual handheld on a simulated clock, its app started at power-on.
 
@@ -56,10 +80,13 @@ class Hand:
 
     def __init__(self, decks=None, rules=None, nvm=None, settings=None, lang=None, seed=1,
                  held=(), **options):
-        self.hw = virtual.init(seed=seed, nvm_path=nvm, settings=settings, **options)
-        for key in held:  # down at power-up (MENU: the self-test)
-            self.hw.buttons.press(key_named(key), self.hw.ms(0))
         self._again = dict(rules=rules, settings=settings, lang=lang, seed=seed, **options)
+        self._on_idle = options.pop("on_idle", None)  # a test's own hook: still called
+        self._watchers = []
+        self.hw = virtual.init(seed=seed, nvm_path=nvm, settings=settings, **options)
+        self.hw.on_idle = self._idled
+        for key in held:  # down at power-up (MENU: the self-test)
+            self.hw.buttons.press(_key(key), self.hw.ms(0))
         self._options = {"rules": rules, "language": lang,
                          "decks": parse_decks(decks) if decks else None}
         self.app = App(self.hw, **self._options)
@@ -91,10 +118,29 @@ class Hand:
             self._pass()
         return self.now
 
+    def next_pass(self):
+        """Let one pass of the main loop run."""
+        self._pass()
+
+    def watch(self, look):
+        """Call look(hand) at the end of every pass from now on (h.now: the pass's time;
+        the glass, the sounds and the nvm as the pass left them)."""
+        self._watchers.append(look)
+
     def _pass(self):
-        self.app.step()
-        if self.app.restarting:  # (a new language): a fresh app, as firmware.runner does
-            self.app = App(self.hw, **self._options)
+        restarts = self.hw.restarts
+        self.hw.stop = False
+        self.app.run()  # one pass: it idles, and _idled asks it to stop
+        self.hw.stop = False
+        if self.hw.restarts != restarts:  # it restarted (a new language): a fresh app,
+            self.app = App(self.hw, **self._options)  # as firmware.runner makes
+
+    def _idled(self, hw):
+        if self._on_idle is not None:
+            self._on_idle(hw)
+        hw.stop = True
+        for look in self._watchers:
+            look(self)
 
     def _at(self, at):
         if at is None:
@@ -104,12 +150,13 @@ class Hand:
         return at
 
     def press(self, key, at=None):
-        """Close a key's contact at a time (default now); nothing runs."""
-        self.hw.buttons.press(key_named(key), self.hw.ms(self._at(at)))
+        """Close a key's contact at a time (default now); nothing runs. A key is named,
+        or a number (one the key map does not know has no name)."""
+        self.hw.buttons.press(_key(key), self.hw.ms(self._at(at)))
 
     def release(self, key, at=None):
         """Open a key's contact at a time (default now); nothing runs."""
-        self.hw.buttons.release(key_named(key), self.hw.ms(self._at(at)))
+        self.hw.buttons.release(_key(key), self.hw.ms(self._at(at)))
 
     def tap(self, key, at=None, hold=TAP, settle=SETTLE):
         """Press a key at a time (default now) for hold ms, and run until settle ms after
@@ -145,6 +192,21 @@ class Hand:
         self.to(item, player)
         self.tap(player + "3")
 
+    def set(self, label, value, player="A", left=False, taps=250):
+        """Put the arrow on the setting of that label (its line's label, exactly) and step
+        it with RIGHT (LEFT if left) until its line shows value."""
+        for _ in range(24):
+            if self.arrowed()[0] == label:
+                break
+            self.tap(player + "1")
+        else:
+            raise AssertionError("no item %r on the page: %r" % (label, self.lines))
+        for _ in range(taps):
+            if self.arrowed() == (label, value):
+                return
+            self.tap(player + ("2" if left else "3"))
+        raise AssertionError("%s never shows %r: %r" % (label, value, self.arrowed()))
+
     # ---- what the players see and hear ----
 
     @property
@@ -173,9 +235,42 @@ class Hand:
         """A player's info line on the play screen (deck count, message, score pips)."""
         return glass.info(self.glass, player)
 
+    def cards(self, player):
+        """The count of cards in a player's deck, as their info line shows it."""
+        return int(self.info(player)[1:3])
+
     def message(self, player):
         """The message on a player's info line ('' when none)."""
         return glass.info(self.glass, player)[4:16].strip()
+
+    def items(self):
+        """The items of the page on the glass as {label: value} ('' for none), the whole
+        page, in its order: one that scrolls is scrolled to its top and then down to its
+        end (with the keys of whoever it faces), which moves its arrow. Labels are the
+        language's own."""
+        for _ in range(40):
+            if not self.lines[0].endswith(glass.ICONS[glass.glyphs.ICON_UP]):
+                break
+            self.tap("AB"[self.faces] + "0")
+        out = {}
+        for _ in range(40):
+            lines = self.lines
+            for line in lines[1:7]:
+                if line[1:].strip():
+                    label, value = _item(line[1:])
+                    out[label] = value
+            if not lines[7].endswith(glass.ICONS[glass.glyphs.ICON_DOWN]):
+                return out
+            self.tap("AB"[self.faces] + "1")
+        raise AssertionError("the page does not end: %r" % (self.lines,))
+
+    def arrowed(self):
+        """(label, value) of the item the page's arrow is on, or None."""
+        arrow = glass.ICONS[glass.glyphs.ICON_RIGHT]
+        for line in self.lines[1:7]:
+            if line.startswith(arrow):
+                return _item(line[1:])
+        return None
 
     @property
     def piles(self):

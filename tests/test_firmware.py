@@ -2,16 +2,13 @@
 
 import pytest
 
-import engine
-from engine.ticks import TICKS_PERIOD, ticks_add, ticks_diff
+from engine.ticks import TICKS_PERIOD, ticks_diff
 from engine import Rules
-from firmware import lang_en
-from firmware.app import App
+from firmware import lang_en, sound
+from handheld import A, B, BOOTED, PAUSE_HOLD, RESULT_GUARD, Hand
 from hardware import pinmap, virtual
 from hardware.keymap import DEBOUNCE_SCANS
-from hardware.keynames import key_named
 from tools import glass, measure, scenes
-from tools.play import parse_decks
 
 SCAN_MS = {s[0]: s[2] for s in pinmap.SETTINGS}["CS_KEY_INTERVAL_MS"]  # the default
 _golden = scenes.golden
@@ -30,24 +27,29 @@ def test_main_screens_match_their_golden_images(name, tmp_path):
                     % (name, name, tmp_path, _diff(frame, want)))
 
 
-def _app(decks=scenes.DECKS, rules=None, **kw):
-    hw = virtual.init(seed=1, **kw)
-    app = App(hw, rules or Rules(), decks=parse_decks(decks))
-    return hw, app
+def _hand(decks=scenes.DECKS, rules=None, **options):
+    """A handheld with the rules' defaults and stacked decks for its first match."""
+    return Hand(decks=decks, rules=rules or Rules(), **options)
 
 
-def _in_match(decks=scenes.DECKS, **kw):
+def _in_match(decks=scenes.DECKS, **options):
     """A handheld with a two-player match dealt at about 400 ms."""
-    hw, app = _app(decks, **kw)
-    hw.buttons.tap(key_named("A3"), hw.ms(400))  # RIGHT on "2 PLAYERS"
-    _run_until(hw, app, 450)
-    assert app.state == App.PLAY
-    return hw, app
+    h = _hand(decks, **options)
+    h.tap("A3", at=400)  # RIGHT on "2 PLAYERS"
+    assert h.screen == "play"
+    return h
 
 
-def _run_until(hw, app, ms):
-    while hw.elapsed < ms:
-        app.step()
+def _stamp(ms):
+    """When the scanner reports a contact closed at ms: the first scan at or after it,
+    plus the scans of the debounce."""
+    return -(-ms // SCAN_MS) * SCAN_MS + (DEBOUNCE_SCANS - 1) * SCAN_MS
+
+
+def _started(h, name):
+    """The times (ms since power-on) the buzzer started a sound's first note."""
+    first = sound._HZ[getattr(sound, name)[0]]
+    return [ticks_diff(t, h.hw.ms(0)) for t, hz in h.hw.buzzer.log if hz == first]
 
 
 def test_one_cover_costs_at_most_160_bytes_on_the_bus():
@@ -61,137 +63,146 @@ def test_a_screen_switch_costs_about_one_full_frame():
 
 
 def test_nothing_is_sent_while_nothing_changes():
-    hw, app = _in_match()
-    _run_until(hw, app, 700)
-    mark = hw.bus.mark()
-    _run_until(hw, app, 950)
-    assert hw.bus.since(mark).bytes_sent == 0
+    h = _in_match()
+    h.run_until(700)
+    mark = h.hw.bus.mark()
+    h.run_until(950)
+    assert h.hw.bus.since(mark).bytes_sent == 0
 
 
-def test_a_key_press_is_handled_in_the_first_pass_after_the_scanner_reports_it():
-    hw, app = _app()
-    starts = []
-    press_ms = [400, 600, 611, 740, 905, 1233]
+def test_a_key_press_is_heard_in_the_first_pass_after_the_scanner_reports_it():
+    h = _hand()
+    passes = []  # when each main-loop pass ran
+    h.watch(lambda h: passes.append(h.now))
+    press_ms = [400, 600, 611, 740, 905, 1233]  # in the menus and HOW TO PLAY: each clicks
     for ms in press_ms:
-        hw.buttons.tap(key_named("AB"[ms % 2] + str(ms % 4)), hw.ms(ms), 30)
-    handled = []
-    while hw.elapsed < 1500:
-        starts.append(hw.elapsed)
-        before = app.presses
-        app.step()
-        handled += [app.passes - 1] * (app.presses - before)
-    assert len(handled) == len(press_ms)
-    for ms, pass_index in zip(press_ms, handled):
-        # the scan that reports it: the first at or after the contact closes, plus the
-        # scans of the debounce
-        scan = -(-ms // SCAN_MS) * SCAN_MS + (DEBOUNCE_SCANS - 1) * SCAN_MS
-        first = next(i for i, t in enumerate(starts) if t >= scan)
-        assert pass_index == first, (ms, pass_index, first)
+        key = "AB"[ms % 2] + str(ms % 4)
+        h.press(key, ms)
+        h.release(key, ms + 30)
+    h.run_until(1500)
+    clicks = _started(h, "KEY")  # a click starts in the pass that handles its press
+    assert len(clicks) == len(press_ms), clicks
+    for ms, heard in zip(press_ms, clicks):
+        first = next(t for t in passes if t >= _stamp(ms))
+        assert heard == first, (ms, heard, first)
 
 
-def test_presses_reach_the_engine_with_the_scanners_timestamps():
-    hw, app = _app()
-    hw.buttons.tap(key_named("A3"), hw.ms(400))
-    _run_until(hw, app, 690)
-    hw.buttons.tap(key_named("A0"), hw.ms(703))  # A covers pile 0: stamped by the debouncing scan
-    _run_until(hw, app, 800)
-    first = -(-703 // SCAN_MS) * SCAN_MS
-    assert app.match.game.changed_at(0) == hw.ms(first + SCAN_MS * (DEBOUNCE_SCANS - 1))
+@pytest.mark.parametrize("a_ms,b_after,says", [(702, 149, "TOO LATE"),
+                                                 (700, 150, "\u25a3 LOCKED")])
+def test_a_press_is_late_by_the_scanners_clock_not_by_the_passes_that_read_it(a_ms, b_after,
+                                                                              says):
+    """B presses the pile A has just covered: within collision_ms (150) of A's press, as
+    the scanner timed both, it is TOO LATE; from then on it is a press on the 7c A put
+    there, which nothing matches: a foul. The main loop read each press a little after the
+    scanner reported it, and by the passes that did the verdict would be the other one."""
+    h = _hand()
+    h.tap("A3", at=400)
+    h.run_until(690)
+    h.press("A0", a_ms)  # A covers the 5c with the 7c
+    h.release("A0", a_ms + 60)
+    h.press("Bf3", a_ms + b_after)  # B's far key on A's pile 0
+    h.release("Bf3", a_ms + b_after + 60)
+    h.run_until(900)
+    assert h.piles[0] == "7c" and h.message(B) == says
+    passes_apart = (_started(h, "COLLISION") + _started(h, "FOUL"))[-1] - \
+        _started(h, "COVER_A")[-1]  # each sound starts in the pass that read its press
+    assert (passes_apart < Rules().collision_ms) == (says != "TOO LATE"), passes_apart
 
 
 def test_the_next_game_takes_the_result_and_its_messages_away():
-    hw, app = _in_match(scenes.ONE_LEFT)  # A's last card covers pile 0
-    hw.buttons.tap(key_named("A0"), hw.ms(700))
-    _run_until(hw, app, 2000)
-    assert app.state == App.RESULT and app.settled == 2  # saved, collected, tidied
-    assert all(b.shown == 2 for b in app.table.banners)
-    assert all(lang_en.NEXT in _line_text(hw, p) for p in range(2))
-    hw.buttons.tap(key_named("A1"), hw.ms(2000))  # any key: the next game
-    _run_until(hw, app, 2600)
-    assert app.state == App.PLAY and not app.table.pending
-    assert all(b.shown == 0 for b in app.table.banners)
-    assert not any("ANY KEY" in _line_text(hw, p) for p in range(2))
+    h = _in_match(scenes.ONE_LEFT)  # A's last card covers pile 0
+    writes = h.hw.flash.writes
+    h.tap("A0", at=700)
+    h.run_until(2000)
+    assert h.screen == "result" and (h.banner(A), h.banner(B)) == ("YOU WIN!", "YOU LOSE")
+    assert h.hw.flash.writes > writes  # the game saved while its result shows
+    assert all(lang_en.NEXT in h.info(p) for p in (A, B))
+    h.tap("A1", at=2000)  # any key: the next game
+    h.run_until(2600)
+    assert h.screen == "play" and (h.banner(A), h.banner(B)) == (None, None)
+    assert not any("ANY KEY" in h.info(p) for p in (A, B))
+    assert len(h.piles) == 8 and all(h.piles) and glass.UNREADABLE not in "".join(h.piles)
 
 
 def test_rules_with_more_piles_than_the_table_shows_are_refused():
-    hw, app = _app(rules=Rules(piles_per_row=5))
+    h = _hand(rules=Rules(piles_per_row=5))
+    h.run_until(BOOTED)
     with pytest.raises(ValueError, match="shows at most 4 a row, not 5"):
-        app.start_match(-1)
+        h.choose("2 PLAYERS")
 
 
 def test_a_bouncing_contact_is_one_press():
     """The scanner debounces over 2 scans 1 ms apart; a contact that opens for longer
     reports a release and a press again. A press that soon after its release is a bounce."""
-    hw, app = _in_match()
-    _run_until(hw, app, 700)
-    t = hw.ms(700)
-    hw.buttons.press(key_named("A0"), t)  # A covers pile 0 ...
-    hw.buttons.release(key_named("A0"), ticks_add(t, 4))  # ... the contact opens for 4 ms ...
-    hw.buttons.press(key_named("A0"), ticks_add(t, 8))
-    hw.buttons.release(key_named("A0"), ticks_add(t, 90))
-    before = app.presses
-    _run_until(hw, app, 900)
-    g = app.match.game
-    assert (app.presses - before, app.bounces) == (1, 1)
-    assert g.deck_size(0) == 1 and not g.locked(0, hw.clock.now)  # one cover, no foul
-    hw.buttons.tap(key_named("A0"), hw.ms(930), 60)  # 30 ms after its release: a press, a foul
-    _run_until(hw, app, 1000)
-    assert app.presses - before == 2 and g.locked(0, hw.clock.now)
+    h = _in_match()
+    h.run_until(700)
+    h.heard()
+    h.press("A0", 700)  # A covers pile 0 ...
+    h.release("A0", 704)  # ... the contact opens for 4 ms ...
+    h.press("A0", 708)
+    h.release("A0", 790)
+    h.run_until(900)
+    assert h.heard() == ["COVER_A"] and h.cards(A) == 1  # one cover, and no foul after it
+    assert h.piles[0] == "7c" and h.message(A) == ""
+    h.tap("A0", at=930)  # long after its release: a press, on the 7c: a foul
+    assert h.heard() == ["FOUL"] and h.message(A) == "\u25a3 LOCKED"
 
 
 @pytest.mark.parametrize("keys", [False, True], ids=["idle", "with-key-events"])
 def test_the_main_loop_allocates_nothing_net(keys):
-    hw, app = _app(scenes.DECKS)
-    hw.buttons.tap(key_named("A3"), hw.ms(400))  # RIGHT on "2 PLAYERS": into a match
-    _run_until(hw, app, 300)
-    net, where = measure.main_loop_allocation(hw, app, 1000, keys)
-    assert app.state in (App.PLAY, App.RESULT)
-    if keys:
-        assert app.presses > 100
+    h = _hand(scenes.DECKS)
+    h.press("A3", 400)  # RIGHT on "2 PLAYERS": into a match
+    h.release("A3", 460)
+    h.run_until(300)
+    # (the tool counts what the app object holds: it is handed the app Hand built)
+    net, where = measure.main_loop_allocation(h.hw, h.app, 1000, keys)
+    assert h.screen in ("play", "result")
+    heard = h.heard()
+    assert "DEAL" in heard
+    if keys:  # the keys were played: covers, fouls, too-lates
+        assert len([s for s in heard if s in ("COVER_A", "COVER_B", "FOUL", "COLLISION")]) > 5
     assert net <= 0 and not where, where
 
 
 def test_an_overflowed_event_queue_is_cleared_and_reported():
-    hw, app = _in_match()
+    h = _in_match()
     for i in range(80):  # more events than the queue holds, between two passes
-        hw.buttons.inject(1 + i % 3, i % 2 == 0, hw.clock.now)
-    app.step()
-    assert app.overflows == 1 and not hw.keys.events.overflowed
-    assert "KEYS LOST" in _line_text(hw, 0)
-    _run_until(hw, app, 3000)
-    assert app.state in (App.PLAY, App.RESULT)  # play went on (the presses may end it)
+        h.hw.buttons.inject(1 + i % 3, i % 2 == 0, h.hw.clock.now)
+    h.next_pass()
+    assert not h.hw.keys.events.overflowed  # the app cleared it
+    assert "KEYS LOST" in h.info(A)
+    h.run_until(3000)
+    assert h.screen in ("play", "result")  # play went on (the presses may end it)
 
 
 def test_a_key_with_no_mapping_is_reported_and_ignored():
-    hw, app = _in_match(key_count=20)
-    _run_until(hw, app, 600)
-    before = app.match.game.deck_cards(0), app.match.game.deck_cards(1)
-    hw.buttons.tap(18, hw.clock.now)
-    _run_until(hw, app, 800)
-    assert app.unknown == 1
-    assert (app.match.game.deck_cards(0), app.match.game.deck_cards(1)) == before
-    assert "KEY ?" in _line_text(hw, 0)
+    h = _in_match(key_count=20)
+    h.run_until(600)
+    before = h.cards(A), h.cards(B), h.piles
+    h.heard()
+    h.tap(18)  # a key number the key map does not know
+    h.run_until(800)
+    assert "KEY ?" in h.info(A)
+    assert (h.cards(A), h.cards(B), h.piles) == before and h.heard() == []
 
 
 def test_a_key_held_for_seconds_is_reported_until_released():
-    hw, app = _app()
-    hw.buttons.tap(key_named("A3"), hw.ms(400))
-    _run_until(hw, app, 400)
-    hw.buttons.press(key_named("Af1"), hw.ms(500))
-    _run_until(hw, app, 3600)
-    assert "KEY HELD" in _line_text(hw, 0)
-    hw.buttons.release(key_named("Af1"), hw.clock.now)
-    _run_until(hw, app, 3700)
-    assert "KEY HELD" not in _line_text(hw, 0)
+    h = _in_match()
+    h.press("Af1")  # (at 560 ms)
+    h.run_until(3600)
+    assert "KEY HELD" in h.info(A)
+    h.release("Af1")
+    h.run_until(3700)
+    assert "KEY HELD" not in h.info(A)
 
 
 def test_a_display_that_does_not_answer_at_startup_is_reported_and_retried():
     hw = virtual.init(seed=1, display_answers_after=2)
     assert len(hw.console_lines) == 2
     assert "No display at I2C address 0x3c on SDA=GP4 SCL=GP5" in hw.console_lines[0]
-    app = App(hw, Rules())
-    app.step()
-    assert hw.oled.initialized and any(hw.oled.frame())
+    h = _hand(display_answers_after=2)  # the same handheld, its app started
+    h.next_pass()
+    assert h.hw.oled.initialized and h.screen == "menu"
 
 
 def test_bad_settings_fall_back_to_defaults_and_say_which():
@@ -231,9 +242,9 @@ def test_whatever_settings_toml_says_the_board_starts_and_says_what_it_ignored()
         pins = config.all_pins(hw.info)
         assert len(set(pins)) == len(pins) and pinmap.i2c_pair(hw.info["CS_I2C_SDA"],
                                                               hw.info["CS_I2C_SCL"])
-        app = App(hw, Rules())
-        app.step()
-        assert hw.oled.initialized and any(hw.oled.frame())
+        h = _hand(settings=settings)  # the same handheld, its app started
+        h.next_pass()
+        assert h.hw.oled.initialized and h.screen == "menu"
 
 
 def test_a_settings_file_the_board_cannot_read_takes_the_defaults():
@@ -273,31 +284,27 @@ def test_good_settings_are_used():
     assert hw.bus.frequency == 1000000 and hw.info["CS_PIEZO"] == "GP16"
 
 
-def test_a_whole_match_plays_through_the_keys():
-    hw, app = _app("5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c 6c")
-    hw.buttons.tap(key_named("A3"), hw.ms(400))
-    hw.buttons.tap(key_named("A0"), hw.ms(700))  # A covers with the last card: A wins game 1
-    _run_until(hw, app, 2000)
-    assert app.state == App.RESULT and app.match.game.wins == (1, 0)
-    hw.buttons.tap(key_named("A0"), hw.ms(2000))  # next game
-    _run_until(hw, app, 2300)
-    assert app.state == App.PLAY and app.match.game.games == 2
-    assert app.match.game.phase in (engine.PLAY, engine.STALL)
+def test_a_whole_game_plays_through_the_keys_and_the_next_is_dealt():
+    h = _in_match("5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c 6c")
+    h.tap("A0", at=700)  # A covers with the last card: A wins game 1
+    h.run_until(2000)
+    assert h.screen == "result" and h.banner(A) == "YOU WIN!"
+    assert h.info(A).endswith("\u25cf\u25cb") and h.info(B).endswith("\u25cb\u25cb")  # 1-0
+    h.tap("A0", at=2000)  # next game
+    h.run_until(2300)
+    assert h.screen == "play" and h.info(A).endswith("\u25cf\u25cb")  # game 2 of the match
+    assert all(h.piles) and h.cards(A) == h.cards(B) == 22  # dealt afresh
 
 
 def test_sounds_follow_the_play():
-    hw, app = _app()
-    hw.buttons.tap(key_named("A3"), hw.ms(400))
-    _run_until(hw, app, 690)
-    hw.buttons.tap(key_named("A0"), hw.ms(700))
-    _run_until(hw, app, 720)
-    assert any(hz for t, hz in hw.buzzer.log if ticks_diff(t, hw.ms(700)) >= 0)
-    _run_until(hw, app, 1000)
-    assert hw.buzzer.hz == 0  # a sound ends by itself
-
-
-def _line_text(hw, player):
-    return glass.info(hw.oled.frame(), player)
+    h = _in_match()
+    h.run_until(690)
+    h.press("A0", 700)
+    h.release("A0", 760)
+    h.run_until(720)
+    assert any(hz for t, hz in h.hw.buzzer.log if ticks_diff(t, h.hw.ms(700)) >= 0)
+    h.run_until(1000)
+    assert h.hw.buzzer.hz == 0  # a sound ends by itself
 
 
 def test_a_bus_that_will_not_start_is_reported_and_retried():
@@ -334,24 +341,32 @@ def test_the_desktop_clock_starts_where_the_boards_does():
 
 def test_a_game_across_the_wrap_keeps_its_true_length_and_cover_time():
     # The match starts 100 ms before the clock wraps and A wins 300 ms later, after it.
-    hw, app = _app("5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c 6c", start_ms=TICKS_PERIOD - 500)
-    hw.buttons.tap(key_named("A3"), hw.ms(400))
-    hw.buttons.tap(key_named("A0"), hw.ms(700))  # A covers with the last card: A wins
-    _run_until(hw, app, 2000)
-    assert app.state == App.RESULT and app.match.game.wins == (1, 0)
-    assert app.match.game.ended_at < app.match.game.started_at  # the clock wrapped between
-    assert 250 <= app.stats.fastest_win_ms <= 400, app.stats.fastest_win_ms
-    assert app.stats.covers == 1 and 0 < app.stats.average_cover_ms() < 400
+    h = _in_match("5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c 6c", start_ms=TICKS_PERIOD - 500)
+    assert h.hw.ms(700) < h.hw.ms(400)  # the clock wraps between the deal and the win
+    h.tap("A0", at=700)  # A covers with the last card: A wins
+    h.run_until(2000)
+    assert h.screen == "result" and h.banner(A) == "YOU WIN!"
+    h.hold("MENU", PAUSE_HOLD, at=2000 + RESULT_GUARD)  # the next game, paused
+    h.choose("QUIT MATCH")
+    h.choose("STATISTICS")
+    st = h.items()
+    assert 0.2 <= _seconds(st["FASTEST WIN"]) <= 0.4, st  # 250-400 ms, in tenths
+    assert 0.0 <= _seconds(st["AVG COVER"]) <= 0.3, st  # the one cover: 0 < it < 400 ms
+
+
+def _seconds(shown):
+    """'0.3 S' as 0.3; '-' (nothing to show) is no number."""
+    return float(shown.split()[0])
 
 
 def test_keys_are_not_taken_as_held_at_power_up_days_later():
-    hw, app = _app()
-    _run_until(hw, app, 1000)  # the power-up window (300 ms) is long closed
+    h = _hand()
+    h.run_until(1000)  # the power-up window (300 ms) is long closed
     for _ in range(3):  # the handheld was left on for 112 hours (1.5 * 2**28 ms)
-        hw.clock.advance(1 << 27)
-        len(hw.keys.events)  # the scanner goes on scanning
-    hw.feed()
-    hw.buttons.tap(key_named("A3"), ticks_add(hw.clock.now, 50))  # RIGHT on "2 PLAYERS"
-    _run_until(hw, app, hw.elapsed + 300)
-    assert app.state == App.PLAY
-    assert not [ln for ln in hw.console_lines if "down at power-up" in ln]
+        h.hw.clock.advance(1 << 27)
+        len(h.hw.keys.events)  # the scanner goes on scanning
+    h.hw.feed()
+    h.tap("A3", at=h.now + 50)  # RIGHT on "2 PLAYERS"
+    h.run(150)
+    assert h.screen == "play"
+    assert not [ln for ln in h.console if "down at power-up" in ln]

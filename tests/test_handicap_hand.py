@@ -76,12 +76,19 @@ def test_the_handicap_line_offers_time_then_cards_and_the_match_is_dealt_with_it
     for _ in range(4):
         h.tap("A3")  # RIGHT
     assert "\u2192HANDICAP      A 20MS" in h.lines, h.lines
-    s = h.app.settings
-    assert (s.value("handicap_ms"), s.value("handicap")) == (20, 0)
-    assert h.app.settings.rules().handicap_ms == 20
     h.tap("MENU")
     h.choose("2 PLAYERS")
-    assert h.app.match.game.rules.handicap_ms == 20 and h.info(0)[3] == HOURGLASS
+    h.run(SEEN)  # dealt with it: A marked, and as many cards each (a time, no cards)
+    assert h.info(0)[3] == HOURGLASS and h.info(1)[3] != HOURGLASS
+    assert h.cards(0) == h.cards(1) == 22
+    h.heard()
+    t = h.now
+    h.press("A0", t)  # A covers the 5s (the 5c is on B's row): it lands 20 ms late
+    h.release("A0", t + 60)
+    h.run_until(t + 12)
+    assert "COVER_A" not in h.heard()
+    h.run_until(t + 60)
+    assert h.heard() == ["COVER_A"] and h.cards(0) == 21
 
 
 def test_auto_handicap_moves_the_time_first_then_the_cards():
