@@ -1,5 +1,6 @@
 """Board code stays in the CircuitPython subset and uses the CircuitPython API correctly."""
 import ast
+import glob
 import os
 import subprocess
 import sys
@@ -10,10 +11,19 @@ ROOT = mpy.ROOT
 FORBIDDEN_IMPORTS = {"typing", "dataclasses", "enum", "abc", "functools", "copy", "asyncio"}
 
 
-def _board_trees():
-    for rel in mpy.board_files():
+def _trees(rels):
+    for rel in rels:
         with open(os.path.join(ROOT, rel)) as f:
             yield rel, ast.parse(f.read(), rel)
+
+
+def _board_trees():
+    return _trees(mpy.board_files())
+
+
+def _python_under(folder):
+    return sorted(os.path.relpath(p, ROOT).replace(os.sep, "/") for p in
+                  glob.glob(os.path.join(ROOT, folder, "**", "*.py"), recursive=True))
 
 
 def _mypy(files, cwd=ROOT):
@@ -99,3 +109,20 @@ def test_no_viper_or_native_code():
             for d in getattr(node, "decorator_list", []):
                 text = ast.unparse(d)
                 assert "viper" not in text and "native" not in text, "%s: %s" % (rel, text)
+
+
+def test_nothing_under_hardware_imports_firmware():
+    """The arrows run from firmware down to hardware, never back: what boots the firmware
+    in a VM or a twin lives in tools/ (tools/vm/ for CircuitPython's VM)."""
+    for rel, tree in _trees(_python_under("hardware")):
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "__import__" \
+                    and node.args and isinstance(node.args[0], ast.Constant):
+                names = [str(node.args[0].value)]
+            assert not [n for n in names if n.split(".")[0] == "firmware"], \
+                "%s:%d imports %s" % (rel, node.lineno, names)

@@ -3,8 +3,10 @@
 CircuitPython 10's unix port (32-bit, like the RP2040) runs code.py from a CIRCUITPY tree
 built exactly as `make deploy` writes it, with hardware/virtual/board/ in front: stand-ins
 for board, busio, displayio, keypad, microcontroller, ... and the bench that drives them
-(vmbench.py: clock, buttons from a key script, the OLED, nvm, watchdog). The tools are
-found through two environment variables (.ci/run sets them from the shared toolchain):
+(vmbench.py: clock, buttons from a key script, the OLED, nvm, watchdog). The scripts that
+boot the firmware there (tools/vm/: vmboot.py, vmprobe.py) are this tool's: they import
+firmware, which nothing under hardware/ does. The tools are found through two
+environment variables (.ci/run sets them from the shared toolchain):
 
     CIRCUITPYTHON        the unix port, e.g. .../circuitpython/bin/circuitpython32
     CIRCUITPY_MPY_CROSS  CircuitPython's mpy-cross (its .mpy files start with 'C')
@@ -19,6 +21,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STANDINS = os.path.join(ROOT, "hardware", "virtual", "board")
+GUESTS = os.path.join(ROOT, "tools", "vm")  # vmboot.py, vmprobe.py: run as source in the VM
 ENV_VM = "CIRCUITPYTHON"
 ENV_MPY = "CIRCUITPY_MPY_CROSS"
 HOWTO = ("set CIRCUITPYTHON to CircuitPython 10's unix port and CIRCUITPY_MPY_CROSS to its "
@@ -132,7 +135,7 @@ def terminal_font():
 
 def bench_dir(dest):
     """The stand-ins compiled to .mpy in dest (less of the heap goes to the bench), with
-    the board's built-in font beside them."""
+    the board's built-in font and vmboot.py beside them."""
     compiler = mpy_cross()
     os.makedirs(dest, exist_ok=True)
     with open(os.path.join(dest, FONT_FILE), "wb") as f:
@@ -143,10 +146,10 @@ def bench_dir(dest):
             continue
         os.makedirs(os.path.join(dest, rel), exist_ok=True)
         for name in files:
-            if name.endswith(".py") and name not in ("vmboot.py", "vmprobe.py"):
+            if name.endswith(".py"):
                 compile_mpy(os.path.join(base, name),
                             os.path.join(dest, rel, name[:-3] + ".mpy"), compiler)
-    shutil.copy(os.path.join(STANDINS, "vmboot.py"), os.path.join(dest, "vmboot.py"))
+    shutil.copy(os.path.join(GUESTS, "vmboot.py"), os.path.join(dest, "vmboot.py"))
     return dest
 
 
@@ -287,10 +290,10 @@ def run(tree, *, script="", heap="120K", stop_at=-1, seed=1, pass_ms=3, display=
 
 def probe(tree, heap="256K"):
     """[(what, bytes)] of the heap: the board code a package at a time, then the app's
-    objects one by one (hardware/virtual/board/vmprobe.py)."""
+    objects one by one (tools/vm/vmprobe.py)."""
     with tempfile.TemporaryDirectory() as tmp:
         bench = bench_dir(os.path.join(tmp, "bench"))
-        shutil.copy(os.path.join(STANDINS, "vmprobe.py"), os.path.join(bench, "vmprobe.py"))
+        shutil.copy(os.path.join(GUESTS, "vmprobe.py"), os.path.join(bench, "vmprobe.py"))
         os.makedirs(os.path.join(tmp, "out"))
         env = dict(os.environ, MICROPYPATH=board_path(bench))
         p = subprocess.run([interpreter(), "-X", "heapsize=" + heap,
