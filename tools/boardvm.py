@@ -65,10 +65,11 @@ def missing():
     return "%s not set: %s" % (" and ".join(unset), HOWTO)
 
 
-def compile_mpy(src, dst, compiler=None):
-    """src.py -> dst.mpy with CircuitPython's mpy-cross; raises with its message."""
+def compile_mpy(src, dst, compiler=None, source=None):
+    """src.py -> dst.mpy with CircuitPython's mpy-cross, naming its source `source` in
+    tracebacks (default: src's file name); raises with mpy-cross's message."""
     compiler = compiler or mpy_cross()
-    p = subprocess.run([compiler, "-o", dst, "-s", os.path.basename(src), src],
+    p = subprocess.run([compiler, "-o", dst, "-s", source or os.path.basename(src), src],
                        capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError("mpy-cross rejects %s: %s" % (src, (p.stderr or p.stdout).strip()))
@@ -135,7 +136,11 @@ def terminal_font():
 
 def bench_dir(dest):
     """The stand-ins compiled to .mpy in dest (less of the heap goes to the bench), with
-    the board's built-in font and vmboot.py beside them."""
+    the board's built-in font and vmboot.py beside them.
+
+    Each module's source is named by its module name ("keypad", not "keypad.py"): a
+    name the VM interns anyway, where a file name would be one more interned name that
+    the board, whose modules are C, does not have (see the soak's names test)."""
     compiler = mpy_cross()
     os.makedirs(dest, exist_ok=True)
     with open(os.path.join(dest, FONT_FILE), "wb") as f:
@@ -147,8 +152,10 @@ def bench_dir(dest):
         os.makedirs(os.path.join(dest, rel), exist_ok=True)
         for name in files:
             if name.endswith(".py"):
+                module = ".".join([p for p in rel.split(os.sep) if p != "."]
+                                  + ([] if name == "__init__.py" else [name[:-3]]))
                 compile_mpy(os.path.join(base, name),
-                            os.path.join(dest, rel, name[:-3] + ".mpy"), compiler)
+                            os.path.join(dest, rel, name[:-3] + ".mpy"), compiler, module)
     shutil.copy(os.path.join(GUESTS, "vmboot.py"), os.path.join(dest, "vmboot.py"))
     return dest
 
