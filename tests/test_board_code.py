@@ -26,6 +26,11 @@ def _python_under(folder):
                   glob.glob(os.path.join(ROOT, folder, "**", "*.py"), recursive=True))
 
 
+# The chips' models run in CircuitPython's VM beside the stand-ins (tools/boardvm.py compiles
+# them with CircuitPython's mpy-cross): not board code, but the board's subset all the same.
+MODELS = _python_under("hardware/models")
+
+
 def _mypy(files, cwd=ROOT):
     return subprocess.run([sys.executable, "-m", "mypy", "--config-file",
                            os.path.join(ROOT, "mypy.ini"), "--disallow-untyped-defs",
@@ -53,6 +58,7 @@ def test_a_contract_member_a_target_lacks_fails_the_check(tmp_path):
                                     "tests/targets_typecheck.py", "mypy.ini"]:
         os.makedirs(tmp_path / os.path.dirname(rel), exist_ok=True)
         shutil.copyfile(os.path.join(ROOT, rel), tmp_path / rel)
+    shutil.copytree(os.path.join(ROOT, "hardware", "models"), tmp_path / "hardware" / "models")
     for rel in ("hardware/virtual/keypad.py", "hardware/virtual/ssd1306.py"):
         shutil.copyfile(os.path.join(ROOT, rel), tmp_path / rel)
     contract = tmp_path / "hardware" / "contract.py"
@@ -79,7 +85,8 @@ def test_the_typecheck_catches_a_call_the_board_lacks(tmp_path):
 
 
 def test_board_code_avoids_modules_the_board_lacks():
-    for rel, tree in _board_trees():
+    assert "hardware/models/ssd1306.py" in MODELS
+    for rel, tree in list(_board_trees()) + list(_trees(MODELS)):
         for node in ast.walk(tree):
             names = []
             if isinstance(node, ast.Import):
@@ -92,7 +99,7 @@ def test_board_code_avoids_modules_the_board_lacks():
 
 def test_constants_are_folded_by_the_compiler():
     # `_X = const(1)` folds; `micropython.const(1)` and annotated consts do not.
-    for rel, tree in _board_trees():
+    for rel, tree in list(_board_trees()) + list(_trees(MODELS)):
         for node in ast.walk(tree):
             if isinstance(node, ast.AnnAssign) and isinstance(node.value, ast.Call) \
                     and getattr(node.value.func, "id", "") == "const":

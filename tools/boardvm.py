@@ -1,12 +1,14 @@
 """The firmware on CircuitPython's own VM: the board's interpreter, with stand-ins for its C modules.
 
 CircuitPython 10's unix port (32-bit, like the RP2040) runs code.py from a CIRCUITPY tree
-built exactly as `make deploy` writes it, with hardware/virtual/board/ in front: stand-ins
-for board, busio, displayio, keypad, microcontroller, ... and the bench that drives them
-(vmbench.py: clock, buttons from a key script, the OLED, nvm, watchdog). The scripts that
-boot the firmware there (tools/vm/: vmboot.py, vmprobe.py) are this tool's: they import
-firmware, which nothing under hardware/ does. The tools are found through two
-environment variables (.ci/run sets them from the shared toolchain):
+built exactly as `make deploy` writes it, with the bench in front: the stand-ins for board,
+busio, displayio, keypad, microcontroller, ... and the bench that drives them
+(hardware/virtual/board/; vmbench.py: clock, buttons from a key script, the OLED, nvm,
+watchdog), with the chips' models they share with the desktop twin (hardware/models/),
+all compiled to .mpy side by side. The scripts that boot the firmware there (tools/vm/:
+vmboot.py, vmprobe.py) are this tool's: they import firmware, which nothing under
+hardware/ does. The tools are found through two environment variables (.ci/run sets them
+from the shared toolchain):
 
     CIRCUITPYTHON        the unix port, e.g. .../circuitpython/bin/circuitpython32
     CIRCUITPY_MPY_CROSS  CircuitPython's mpy-cross (its .mpy files start with 'C')
@@ -21,6 +23,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STANDINS = os.path.join(ROOT, "hardware", "virtual", "board")
+MODELS = os.path.join(ROOT, "hardware", "models")
 GUESTS = os.path.join(ROOT, "tools", "vm")  # vmboot.py, vmprobe.py: run as source in the VM
 ENV_VM = "CIRCUITPYTHON"
 ENV_MPY = "CIRCUITPY_MPY_CROSS"
@@ -135,8 +138,9 @@ def terminal_font():
 
 
 def bench_dir(dest):
-    """The stand-ins compiled to .mpy in dest (less of the heap goes to the bench), with
-    the board's built-in font and vmboot.py beside them.
+    """The stand-ins and the chips' models (top-level modules beside them: ssd1306,
+    debounce, norflash) compiled to .mpy in dest (less of the heap goes to the bench),
+    with the board's built-in font and vmboot.py beside them.
 
     Each module's source is named by its module name ("keypad", not "keypad.py"): a
     name the VM interns anyway, where a file name would be one more interned name that
@@ -156,6 +160,10 @@ def bench_dir(dest):
                                   + ([] if name == "__init__.py" else [name[:-3]]))
                 compile_mpy(os.path.join(base, name),
                             os.path.join(dest, rel, name[:-3] + ".mpy"), compiler, module)
+    for name in os.listdir(MODELS):
+        if name.endswith(".py") and name != "__init__.py":
+            compile_mpy(os.path.join(MODELS, name), os.path.join(dest, name[:-3] + ".mpy"),
+                        compiler, name[:-3])
     shutil.copy(os.path.join(GUESTS, "vmboot.py"), os.path.join(dest, "vmboot.py"))
     return dest
 
@@ -178,8 +186,9 @@ class Run:
     def __init__(self, output, returncode, state, flash=b"", out_dir=None):
         self.output = output
         self.returncode = returncode
-        self.figures = {k: int(v) for k, v in state.items()
-                        if k != "contact" and re.match(r"-?[0-9]+\Z", v)}
+        self.figures = {k: int(v) for k, v in state.items()  # (not the bytes kept as hex)
+                        if k not in ("contact", "sleep_memory", "oled")
+                        and re.match(r"-?[0-9]+\Z", v)}
         self.flash = flash
         self.ended = state.get("why", "")
         self.heap = {}
