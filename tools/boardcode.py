@@ -6,7 +6,8 @@ desktop uses: the virtual handheld and the board-VM stand-ins (hardware/virtual*
 twins' models of the chips (hardware/models/: in the board subset, since they run in
 CircuitPython's VM beside the stand-ins, but no part of the handheld), the typed hardware
 contract (hardware/contract.py imports typing), the keys' names
-(hardware/keynames.py: for scripts and tests), and the engine's desktop helpers
+(hardware/keynames.py: for scripts and tests), the desktop's whole-file writes
+(hardware/files.py), and the engine's desktop helpers
 (engine/record.py: match records; engine/cards.py: card names and parsing).
 """
 import glob
@@ -15,8 +16,8 @@ import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARD_DIRS = ("engine", "hardware", "firmware")
-DESKTOP_ONLY = ("hardware/contract.py", "hardware/keynames.py", "engine/record.py",
-                "engine/cards.py")
+DESKTOP_ONLY = ("hardware/contract.py", "hardware/keynames.py", "hardware/files.py",
+                "engine/record.py", "engine/cards.py")
 DESKTOP_ONLY_DIRS = ("hardware/models/",)
 
 

@@ -14,7 +14,6 @@ import io
 import os
 import random
 import stat
-import tempfile
 import time
 
 with contextlib.redirect_stdout(io.StringIO()):
@@ -29,6 +28,7 @@ displayio._stop_background()
 from engine.rng import SEED_MAX
 from engine.ticks import TICKS_MAX, ticks_add, ticks_diff
 from hardware import config, oled, pinmap
+from hardware.files import write_atomic
 from hardware.keymap import KEYMAP, KEY_COUNT, DEBOUNCE_SCANS
 from hardware.models.norflash import erase, erased, program_all
 from hardware.virtual.keypad import Buttons, Event, SimClock
@@ -164,31 +164,15 @@ class NVM:
         return -1
 
     def _save(self):
-        """Into the file as a whole: a temporary file of its own beside it, flushed to the
-        disk, then renamed over the file, so a kill at any moment leaves the old contents
-        or the new. A save that fails (a folder made read-only, a full disk) raises, and
-        the write is undone here too: the bytes stay what the file holds."""
+        """Into the file as a whole (hardware/files.py), so a kill at any moment leaves
+        the old contents or the new. A save that fails (a folder made read-only, a full
+        disk) raises, and the write is undone here too: the bytes stay what the file
+        holds."""
         if not self._path:
             return
-        folder, name = os.path.split(self._path)
-        fd = tmp = None
         try:
-            fd, tmp = tempfile.mkstemp(prefix=name + ".tmp-", dir=folder or ".")
-            with os.fdopen(fd, "wb") as f:
-                fd = None  # (the file object closes it)
-                f.write(self._data)
-                f.flush()
-                os.fchmod(f.fileno(), self._mode)
-                os.fsync(f.fileno())
-            os.replace(tmp, self._path)
+            write_atomic(self._path, self._data, mode=self._mode)
         except BaseException:
-            if fd is not None:
-                os.close(fd)
-            if tmp is not None:
-                try:
-                    os.remove(tmp)
-                except OSError:
-                    pass
             self._data[:] = self._saved
             raise
         self._saved[:] = self._data
