@@ -1,5 +1,6 @@
 """Board code stays in the CircuitPython subset and uses the CircuitPython API correctly."""
 import ast
+import glob
 import os
 import subprocess
 import sys
@@ -10,10 +11,24 @@ ROOT = mpy.ROOT
 FORBIDDEN_IMPORTS = {"typing", "dataclasses", "enum", "abc", "functools", "copy", "asyncio"}
 
 
-def _board_trees():
-    for rel in mpy.board_files():
+def _trees(rels):
+    for rel in rels:
         with open(os.path.join(ROOT, rel)) as f:
             yield rel, ast.parse(f.read(), rel)
+
+
+def _board_trees():
+    return _trees(mpy.board_files())
+
+
+def _python_under(folder):
+    return sorted(os.path.relpath(p, ROOT).replace(os.sep, "/") for p in
+                  glob.glob(os.path.join(ROOT, folder, "**", "*.py"), recursive=True))
+
+
+# The chips' models run in CircuitPython's VM beside the stand-ins (tools/boardvm.py compiles
+# them with CircuitPython's mpy-cross): not board code, but the board's subset all the same.
+MODELS = _python_under("hardware/models")
 
 
 def _mypy(files, cwd=ROOT):
@@ -43,6 +58,7 @@ def test_a_contract_member_a_target_lacks_fails_the_check(tmp_path):
                                     "tests/targets_typecheck.py", "mypy.ini"]:
         os.makedirs(tmp_path / os.path.dirname(rel), exist_ok=True)
         shutil.copyfile(os.path.join(ROOT, rel), tmp_path / rel)
+    shutil.copytree(os.path.join(ROOT, "hardware", "models"), tmp_path / "hardware" / "models")
     for rel in ("hardware/virtual/keypad.py", "hardware/virtual/ssd1306.py"):
         shutil.copyfile(os.path.join(ROOT, rel), tmp_path / rel)
     contract = tmp_path / "hardware" / "contract.py"
@@ -69,7 +85,8 @@ def test_the_typecheck_catches_a_call_the_board_lacks(tmp_path):
 
 
 def test_board_code_avoids_modules_the_board_lacks():
-    for rel, tree in _board_trees():
+    assert "hardware/models/ssd1306.py" in MODELS
+    for rel, tree in list(_board_trees()) + list(_trees(MODELS)):
         for node in ast.walk(tree):
             names = []
             if isinstance(node, ast.Import):
@@ -82,7 +99,7 @@ def test_board_code_avoids_modules_the_board_lacks():
 
 def test_constants_are_folded_by_the_compiler():
     # `_X = const(1)` folds; `micropython.const(1)` and annotated consts do not.
-    for rel, tree in _board_trees():
+    for rel, tree in list(_board_trees()) + list(_trees(MODELS)):
         for node in ast.walk(tree):
             if isinstance(node, ast.AnnAssign) and isinstance(node.value, ast.Call) \
                     and getattr(node.value.func, "id", "") == "const":
@@ -99,3 +116,20 @@ def test_no_viper_or_native_code():
             for d in getattr(node, "decorator_list", []):
                 text = ast.unparse(d)
                 assert "viper" not in text and "native" not in text, "%s: %s" % (rel, text)
+
+
+def test_nothing_under_hardware_imports_firmware():
+    """The arrows run from firmware down to hardware, never back: what boots the firmware
+    in a VM or a twin lives in tools/ (tools/vm/ for CircuitPython's VM)."""
+    for rel, tree in _trees(_python_under("hardware")):
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "__import__" \
+                    and node.args and isinstance(node.args[0], ast.Constant):
+                names = [str(node.args[0].value)]
+            assert not [n for n in names if n.split(".")[0] == "firmware"], \
+                "%s:%d imports %s" % (rel, node.lineno, names)

@@ -123,9 +123,11 @@ def test_one_rule_says_which_files_are_board_code():
     listed = mpy.board_files()
     assert deploy.board_files(ROOT) == listed == boardcode.board_files()
     assert "firmware/code.py" in listed and not any("virtual" in rel for rel in listed)
-    # desktop-only: the twins and stand-ins, the typed contract, the engine's desktop helpers
+    # desktop-only: the twins, their models of the chips and the stand-ins, the typed
+    # contract, the engine's desktop helpers
     for rel in ("hardware/contract.py", "engine/record.py", "engine/cards.py",
-                "hardware/virtual/board/keypad.py", "hardware/virtual/keypad.py"):
+                "hardware/virtual/board/keypad.py", "hardware/virtual/keypad.py",
+                "hardware/models/ssd1306.py"):
         assert os.path.isfile(os.path.join(ROOT, rel)) and rel not in listed, rel
     assert "engine/bot.py" in listed and "hardware/pico.py" in listed
 

@@ -3,8 +3,11 @@ and the tests (stdlib only, so deploy runs with any Python 3).
 
 Board code is every .py under engine/, hardware/ and firmware/ except what only the
 desktop uses: the virtual handheld and the board-VM stand-ins (hardware/virtual*), the
-typed hardware contract (hardware/contract.py imports typing), the keys' names
-(hardware/keynames.py: for scripts and tests), and the engine's desktop helpers
+twins' models of the chips (hardware/models/: in the board subset, since they run in
+CircuitPython's VM beside the stand-ins, but no part of the handheld), the typed hardware
+contract (hardware/contract.py imports typing), the keys' names
+(hardware/keynames.py: for scripts and tests), the desktop's whole-file writes
+(hardware/files.py), and the engine's desktop helpers
 (engine/record.py: match records; engine/cards.py: card names and parsing).
 """
 import glob
@@ -13,14 +16,16 @@ import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARD_DIRS = ("engine", "hardware", "firmware")
-DESKTOP_ONLY = ("hardware/contract.py", "hardware/keynames.py", "engine/record.py",
-                "engine/cards.py")
+DESKTOP_ONLY = ("hardware/contract.py", "hardware/keynames.py", "hardware/files.py",
+                "engine/record.py", "engine/cards.py")
+DESKTOP_ONLY_DIRS = ("hardware/models/",)
 
 
 def is_board_file(rel):
     """True for a repo-relative path (with '/') of a .py file that goes onto the board."""
     parts = rel.split("/")
     return (rel.endswith(".py") and parts[0] in BOARD_DIRS and rel not in DESKTOP_ONLY
+            and not rel.startswith(DESKTOP_ONLY_DIRS)
             and not any(p.startswith("virtual") for p in parts))
 
 

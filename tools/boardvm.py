@@ -1,10 +1,14 @@
 """The firmware on CircuitPython's own VM: the board's interpreter, with stand-ins for its C modules.
 
 CircuitPython 10's unix port (32-bit, like the RP2040) runs code.py from a CIRCUITPY tree
-built exactly as `make deploy` writes it, with hardware/virtual/board/ in front: stand-ins
-for board, busio, displayio, keypad, microcontroller, ... and the bench that drives them
-(vmbench.py: clock, buttons from a key script, the OLED, nvm, watchdog). The tools are
-found through two environment variables (.ci/run sets them from the shared toolchain):
+built exactly as `make deploy` writes it, with the bench in front: the stand-ins for board,
+busio, displayio, keypad, microcontroller, ... and the bench that drives them
+(hardware/virtual/board/; vmbench.py: clock, buttons from a key script, the OLED, nvm,
+watchdog), with the chips' models they share with the desktop twin (hardware/models/),
+all compiled to .mpy side by side. The scripts that boot the firmware there (tools/vm/:
+vmboot.py, vmprobe.py) are this tool's: they import firmware, which nothing under
+hardware/ does. The tools are found through two environment variables (.ci/run sets them
+from the shared toolchain):
 
     CIRCUITPYTHON        the unix port, e.g. .../circuitpython/bin/circuitpython32
     CIRCUITPY_MPY_CROSS  CircuitPython's mpy-cross (its .mpy files start with 'C')
@@ -19,6 +23,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STANDINS = os.path.join(ROOT, "hardware", "virtual", "board")
+MODELS = os.path.join(ROOT, "hardware", "models")
+GUESTS = os.path.join(ROOT, "tools", "vm")  # vmboot.py, vmprobe.py: run as source in the VM
 ENV_VM = "CIRCUITPYTHON"
 ENV_MPY = "CIRCUITPY_MPY_CROSS"
 HOWTO = ("set CIRCUITPYTHON to CircuitPython 10's unix port and CIRCUITPY_MPY_CROSS to its "
@@ -62,10 +68,11 @@ def missing():
     return "%s not set: %s" % (" and ".join(unset), HOWTO)
 
 
-def compile_mpy(src, dst, compiler=None):
-    """src.py -> dst.mpy with CircuitPython's mpy-cross; raises with its message."""
+def compile_mpy(src, dst, compiler=None, source=None):
+    """src.py -> dst.mpy with CircuitPython's mpy-cross, naming its source `source` in
+    tracebacks (default: src's file name); raises with mpy-cross's message."""
     compiler = compiler or mpy_cross()
-    p = subprocess.run([compiler, "-o", dst, "-s", os.path.basename(src), src],
+    p = subprocess.run([compiler, "-o", dst, "-s", source or os.path.basename(src), src],
                        capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError("mpy-cross rejects %s: %s" % (src, (p.stderr or p.stdout).strip()))
@@ -131,8 +138,13 @@ def terminal_font():
 
 
 def bench_dir(dest):
-    """The stand-ins compiled to .mpy in dest (less of the heap goes to the bench), with
-    the board's built-in font beside them."""
+    """The stand-ins and the chips' models (top-level modules beside them: ssd1306,
+    debounce, norflash) compiled to .mpy in dest (less of the heap goes to the bench),
+    with the board's built-in font and vmboot.py beside them.
+
+    Each module's source is named by its module name ("keypad", not "keypad.py"): a
+    name the VM interns anyway, where a file name would be one more interned name that
+    the board, whose modules are C, does not have (see the soak's names test)."""
     compiler = mpy_cross()
     os.makedirs(dest, exist_ok=True)
     with open(os.path.join(dest, FONT_FILE), "wb") as f:
@@ -143,10 +155,16 @@ def bench_dir(dest):
             continue
         os.makedirs(os.path.join(dest, rel), exist_ok=True)
         for name in files:
-            if name.endswith(".py") and name not in ("vmboot.py", "vmprobe.py"):
+            if name.endswith(".py"):
+                module = ".".join([p for p in rel.split(os.sep) if p != "."]
+                                  + ([] if name == "__init__.py" else [name[:-3]]))
                 compile_mpy(os.path.join(base, name),
-                            os.path.join(dest, rel, name[:-3] + ".mpy"), compiler)
-    shutil.copy(os.path.join(STANDINS, "vmboot.py"), os.path.join(dest, "vmboot.py"))
+                            os.path.join(dest, rel, name[:-3] + ".mpy"), compiler, module)
+    for name in os.listdir(MODELS):
+        if name.endswith(".py") and name != "__init__.py":
+            compile_mpy(os.path.join(MODELS, name), os.path.join(dest, name[:-3] + ".mpy"),
+                        compiler, name[:-3])
+    shutil.copy(os.path.join(GUESTS, "vmboot.py"), os.path.join(dest, "vmboot.py"))
     return dest
 
 
@@ -168,8 +186,9 @@ class Run:
     def __init__(self, output, returncode, state, flash=b"", out_dir=None):
         self.output = output
         self.returncode = returncode
-        self.figures = {k: int(v) for k, v in state.items()
-                        if k != "contact" and re.match(r"-?[0-9]+\Z", v)}
+        self.figures = {k: int(v) for k, v in state.items()  # (not the bytes kept as hex)
+                        if k not in ("contact", "sleep_memory", "oled")
+                        and re.match(r"-?[0-9]+\Z", v)}
         self.flash = flash
         self.ended = state.get("why", "")
         self.heap = {}
@@ -287,10 +306,10 @@ def run(tree, *, script="", heap="120K", stop_at=-1, seed=1, pass_ms=3, display=
 
 def probe(tree, heap="256K"):
     """[(what, bytes)] of the heap: the board code a package at a time, then the app's
-    objects one by one (hardware/virtual/board/vmprobe.py)."""
+    objects one by one (tools/vm/vmprobe.py)."""
     with tempfile.TemporaryDirectory() as tmp:
         bench = bench_dir(os.path.join(tmp, "bench"))
-        shutil.copy(os.path.join(STANDINS, "vmprobe.py"), os.path.join(bench, "vmprobe.py"))
+        shutil.copy(os.path.join(GUESTS, "vmprobe.py"), os.path.join(bench, "vmprobe.py"))
         os.makedirs(os.path.join(tmp, "out"))
         env = dict(os.environ, MICROPYPATH=board_path(bench))
         p = subprocess.run([interpreter(), "-X", "heapsize=" + heap,

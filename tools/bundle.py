@@ -18,13 +18,13 @@ in the folder it runs in (make runs it in the repository, where dist/ is ignored
 Exit codes: 0 ok, 2 an error, said in one line.
 """
 import argparse
-import contextlib
 import os
 import sys
 import tempfile
 import time
 import zipfile
 
+import hardware.files
 from tools import boardcode, boardvm, deploy, drive
 from tools.cli import Parser, fail, output_file, output_problem
 
@@ -71,27 +71,19 @@ def entries(tree, version):
 def write_zip(path, items, when):
     """The zip at path, entry by entry in the order given, each dated when (UTC) and
     marked a plain file (rw-r--r--): no time or owner of this machine goes into it. It is
-    written beside path under a temporary name and renamed onto it (a link is followed)."""
-    target = os.path.realpath(path)
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(target) + ".",
-                               suffix=".tmp", dir=os.path.dirname(target))
-    try:
-        with os.fdopen(fd, "wb") as f:
-            with zipfile.ZipFile(f, "w") as z:
-                for name, data in items:
-                    info = zipfile.ZipInfo(name, date_time=time.gmtime(when)[:6])
-                    info.compress_type = zipfile.ZIP_DEFLATED
-                    info.create_system = 3  # Unix, whose mode bits follow
-                    info.external_attr = 0o100644 << 16
-                    z.writestr(info, data, compresslevel=9)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # as a file made by open() would be, not mkstemp's 0600
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.remove(tmp)
-        raise
+    written whole or not at all (hardware/files.py; a link is followed)."""
+    def zip_into(f, entries):
+        with zipfile.ZipFile(f, "w") as z:
+            for name, data in entries:
+                info = zipfile.ZipInfo(name, date_time=time.gmtime(when)[:6])
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.create_system = 3  # Unix, whose mode bits follow
+                info.external_attr = 0o100644 << 16
+                z.writestr(info, data, compresslevel=9)
+    umask = os.umask(0)
+    os.umask(umask)
+    hardware.files.write_atomic(os.path.realpath(path), items, mode=0o666 & ~umask,
+                                write=zip_into)  # (as open() would make it, not 0600)
 
 
 def parse(argv):

@@ -25,7 +25,7 @@ is saved as NAME.bak before it is replaced - except settings.toml, which is then
 unless --replace-settings. A file where deploy needs a folder (lib/, engine/, ...), or a
 folder where it puts a file, is named before anything is written, and nothing is.
 
-Stdlib only. Exit codes: 0 ok, 1 error, 2 usage error.
+Stdlib only (and the project's own hardware/files.py). Exit codes: 0 ok, 1 error, 2 usage error.
 """
 import argparse
 import errno
@@ -41,6 +41,7 @@ import sys
 import tempfile
 import time
 
+import hardware.files
 from tools.boardcode import (MAX_VERSION, ROOT, SOURCE_DATE_EPOCH, VERSION_FILE, board_files,
                              version_source, version as build_version)
 
@@ -127,9 +128,9 @@ def inside(drive, rel):
 
 
 def write_atomic(drive, rel, data):
-    """Write drive/rel under a temporary name in the same directory, then rename it into
-    place. Makes directories below the drive only: a drive that went away (or whose mount
-    point is now an empty folder of the host) is not written to."""
+    """Write drive/rel whole or not at all (hardware/files.py), under a temporary name of
+    deploy's own beside it. Makes directories below the drive only: a drive that went
+    away (or whose mount point is now an empty folder of the host) is not written to."""
     if not still_there(drive):
         raise OSError(errno.ENOENT, "the drive is gone", drive)
     if not inside(drive, rel):
@@ -137,18 +138,7 @@ def write_atomic(drive, rel, data):
     path = drive_path(drive, rel)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = os.path.join(os.path.dirname(path), "." + os.path.basename(path) + TMP_SUFFIX)
-    try:
-        with open(tmp, "wb") as f:
-            _write(f, data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        raise
+    hardware.files.write_atomic(path, data, temp=tmp, write=_write)
 
 
 def misplaced(drive, files, folders=()):

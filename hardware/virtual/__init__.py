@@ -14,7 +14,6 @@ import io
 import os
 import random
 import stat
-import tempfile
 import time
 
 with contextlib.redirect_stdout(io.StringIO()):
@@ -29,7 +28,9 @@ displayio._stop_background()
 from engine.rng import SEED_MAX
 from engine.ticks import TICKS_MAX, ticks_add, ticks_diff
 from hardware import config, oled, pinmap
+from hardware.files import write_atomic
 from hardware.keymap import KEYMAP, KEY_COUNT, DEBOUNCE_SCANS
+from hardware.models.norflash import erase, erased, program_all
 from hardware.virtual.keypad import Buttons, Event, SimClock
 from hardware.virtual.ssd1306 import Bus, VirtualSSD1306
 
@@ -82,30 +83,6 @@ class Buzzer:
             del self.log[0]
 
 
-def program(flash, addr, data):
-    """A page program on a NOR flash: each byte ANDs into the array (bits can only be
-    cleared), wrapping within its 256-byte page. The chip twin's flash chip does the same
-    (tools/chipjs/flash.mjs); tests/flash_vectors.json keeps the two equal."""
-    page = addr & ~0xFF
-    for i, b in enumerate(data):
-        flash[page + ((addr + i) & 0xFF)] &= b
-
-
-def program_all(flash, addr, data):
-    """Program data from addr on, a page program for each page it falls in."""
-    at = 0
-    while at < len(data):
-        n = min(len(data) - at, 256 - (addr + at) % 256)
-        program(flash, addr + at, data[at:at + n])
-        at += n
-
-
-def erase(flash, addr, size):
-    """An erase of the size-byte sector or block addr falls in: every byte reads 0xFF."""
-    start = addr - addr % size
-    flash[start:start + size] = b"\xff" * size
-
-
 class PowerCut(Exception):
     """A simulated power cut (Flash.cut_power_after) interrupted an nvm write."""
 
@@ -114,9 +91,9 @@ class NVM:
     """`nvm.ByteArray` (microcontroller.nvm) with exactly its names: 4,096 bytes that
     survive power-off. A `Flash` driver keeps them in a file, counts and breaks writes.
 
-    Writes are the RP2040 port's: a write whose target bytes are all erased (0xFF) only
-    programs them; any other write erases and rewrites the whole 4 KB sector. Slices read
-    as a bytearray, as on the board.
+    Writes are the RP2040 port's (hardware/models/norflash.py): a write whose target bytes
+    are all erased (0xFF) only programs them; any other write erases and rewrites the
+    whole 4 KB sector. Slices read as a bytearray, as on the board.
     """
 
     def __init__(self):
@@ -151,7 +128,7 @@ class NVM:
             stop = start + 1
             value = bytes((value,))
         self._writes += 1
-        needs_erase = any(b != 0xFF for b in self._data[start:stop])
+        needs_erase = not erased(self._data, start, stop)
         if needs_erase:
             self._erases += 1
         cut, self._cut_after = self._cut_after, None
@@ -187,31 +164,15 @@ class NVM:
         return -1
 
     def _save(self):
-        """Into the file as a whole: a temporary file of its own beside it, flushed to the
-        disk, then renamed over the file, so a kill at any moment leaves the old contents
-        or the new. A save that fails (a folder made read-only, a full disk) raises, and
-        the write is undone here too: the bytes stay what the file holds."""
+        """Into the file as a whole (hardware/files.py), so a kill at any moment leaves
+        the old contents or the new. A save that fails (a folder made read-only, a full
+        disk) raises, and the write is undone here too: the bytes stay what the file
+        holds."""
         if not self._path:
             return
-        folder, name = os.path.split(self._path)
-        fd = tmp = None
         try:
-            fd, tmp = tempfile.mkstemp(prefix=name + ".tmp-", dir=folder or ".")
-            with os.fdopen(fd, "wb") as f:
-                fd = None  # (the file object closes it)
-                f.write(self._data)
-                f.flush()
-                os.fchmod(f.fileno(), self._mode)
-                os.fsync(f.fileno())
-            os.replace(tmp, self._path)
+            write_atomic(self._path, self._data, mode=self._mode)
         except BaseException:
-            if fd is not None:
-                os.close(fd)
-            if tmp is not None:
-                try:
-                    os.remove(tmp)
-                except OSError:
-                    pass
             self._data[:] = self._saved
             raise
         self._saved[:] = self._data

@@ -7,9 +7,10 @@ contacts, a timeline of changes (`set_key`, `press`, `release`, `tap`, `schedule
 start (ticks_ms, wrapping at 2**29); a scan sees the contacts as they are at its time and
 queues events in key-number order, stamped with its time.
 As on the board: a tap shorter than the interval, between two scans, is missed; debounce
-is CircuitPython's integrator (a per-key counter steps towards the contact, within
-+-threshold, and an event fires when it crosses zero: a clean change is reported after
-`debounce_threshold` scans, a flickering one on its average); a new scanner does not
+is CircuitPython's integrator (hardware/models/debounce.py, the one model of it: a
+per-key counter steps towards the contact, within +-threshold, and an event fires when
+it crosses zero: a clean change is reported after `debounce_threshold` scans, a
+flickering one on its average); a new scanner does not
 report keys held at its start (`reset()` does); a full queue drops the newest event and
 sets `overflowed`, and that transition is lost for good.
 With `Buttons(..., clock=SimClock(...))` every read of the queue (get, get_into, len,
@@ -20,10 +21,12 @@ Not for the board (tools/mpy.py skips virtual*).
 import heapq
 import re
 import time
+from array import array
 from collections import deque
 from typing import Any
 
 from engine.ticks import TICKS_MAX, ticks_add, ticks_diff, valid_ticks
+from hardware.models import debounce
 
 DEFAULT_HOLD_MS = 80
 
@@ -178,7 +181,8 @@ class VirtualKeys:
         # Internal time is unwrapped ms since the start (ticks value _origin).
         self._origin, self._next, self._last = 0, 0, None
         self._contact = [False] * self._n
-        self._count = [0] * self._n  # the integrator, -T..T; 0 only while new
+        self._count = array("b", bytes(self._n))  # the integrators, -T..T: at 0 only while
+        # new (a key held at the start creeps to +T, and is not reported)
         self._pending, self._seq = [], 0  # heap of (time, seq, key, down)
         self._events = EventQueue(max_events)
 
@@ -224,7 +228,7 @@ class VirtualKeys:
         else:
             t = self._due(at_ms)
         self._scan_until(self._ticks(t))
-        self._count = [-self._threshold] * self._n
+        self._count = array("b", [-self._threshold] * self._n)
         self._scan(t)
 
     def _set_key(self, key_number, down, at_ms):
@@ -256,24 +260,14 @@ class VirtualKeys:
             _, _, key, down = heapq.heappop(pending)
             contact[key] = down
         stamp = self._ticks(t)
-        for key in range(self._n):  # CircuitPython's keypad_debounce()
-            c = count[key]
-            if contact[key] and c < limit:
-                c += 1
-                if c == 0:
-                    c = limit
-                    self._events._record(key, True, stamp)
-            elif not contact[key] and c > -limit:
-                c -= 1
-                if c == 0:
-                    c = -limit
-                    self._events._record(key, False, stamp)
-            count[key] = c
+        for key in range(self._n):
+            if debounce.scan(count, key, contact[key], limit):
+                self._events._record(key, contact[key], stamp)
         self._last, self._next = t, t + self._interval
 
     def _idle(self):
         limit = self._threshold
-        return all(c >= limit if down else c <= -limit
+        return all(c == (limit if down else -limit)
                    for c, down in zip(self._count, self._contact))
 
     def _sync(self):

@@ -3,8 +3,9 @@
 `VirtualI2C` stands in for `busio.I2C`: Blinka's real `i2cdisplaybus.I2CDisplayBus`
 accepts it, so the real `adafruit_displayio_ssd1306` driver runs unchanged; its test
 driver `Bus` counts and times the bytes the driver puts on the wire. `VirtualSSD1306`
-decodes those bytes exactly as the controller does (control bytes, commands with their
-arguments, GDDRAM writes with the addressing modes) and shows what the glass would show.
+decodes those bytes with the one model of the controller (hardware/models/ssd1306.py:
+control bytes, commands with their arguments, GDDRAM writes with the addressing modes)
+and shows what the glass would show, naming the model's registers.
 
 Not for the board: tools/mpy.py leaves hardware/virtual* out of the firmware.
 """
@@ -12,29 +13,23 @@ import errno
 import threading
 from typing import NamedTuple
 
+from hardware.models import ssd1306 as model  # its register indices are private: they
+# compile away in CircuitPython's VM, where the model runs too; this twin names them
+
 RAM_COLUMNS = 128  # the controller's GDDRAM, whatever the size of the glass
 RAM_PAGES = 8
 RAM_ROWS = RAM_PAGES * 8
 
-HORIZONTAL, VERTICAL, PAGE = 0, 1, 2  # memory addressing modes (command 0x20)
-
-# Commands taking argument bytes: opcode -> number of arguments.
-_ARGUMENT_COUNTS = {
-    0x20: 1, 0x21: 2, 0x22: 2, 0x26: 6, 0x27: 6, 0x29: 5, 0x2A: 5, 0x81: 1,
-    0x8D: 1, 0xA3: 2, 0xA8: 1, 0xAD: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1,
-}
-# Commands without arguments that need no state beyond being recognised.
-_PLAIN_COMMANDS = frozenset({0xE3})
+# memory addressing modes (command 0x20)
+HORIZONTAL, VERTICAL, PAGE = model._HORIZONTAL, model._VERTICAL, model._PAGE_MODE
 
 
-def _advance(value: int, start: int, end: int, limit: int):
-    """The address pointer's next value in a start..end window, and whether it wrapped.
+def _register(index, doc):
+    return property(lambda self: self.reg[index], doc=doc)
 
-    A pointer left outside its window counts on and wraps at the RAM's `limit`.
-    """
-    if value == end:
-        return start, True
-    return (value + 1) % limit, False
+
+def _flag(index, doc):
+    return property(lambda self: bool(self.reg[index]), doc=doc)
 
 
 class BusSpan(NamedTuple):
@@ -185,8 +180,9 @@ class Bus:
         self.i2c._log.clear()
 
 
-class VirtualSSD1306:
-    """An SSD1306 controller with its panel: decodes the I2C byte stream into GDDRAM.
+class VirtualSSD1306(model.SSD1306):
+    """An SSD1306 controller with its panel, on the virtual bus: the one decoder of the
+    chip (hardware/models/ssd1306.py) and what the glass shows.
 
     The chip's GDDRAM is always 128 columns x 8 pages (bit 0 of a byte = top row of
     its page). The glass is `width` x `height`, wired like the usual modules: with the
@@ -209,136 +205,46 @@ class VirtualSSD1306:
         self.address = address
         self.column_offset = (RAM_COLUMNS - width) // 2 if column_offset is None else column_offset
         self.nack = nack
-        self.reset()
+        super().__init__()
 
-    def reset(self):
-        """Power-on / RST state from the datasheet (GDDRAM cleared to 0)."""
-        self.gddram = bytearray(RAM_COLUMNS * RAM_PAGES)
-        self.is_on = False
-        self.contrast = 0x7F
-        self.inverted = False
-        self.entire_display_on = False
-        self.addressing_mode = PAGE
-        self.segment_remap = False  # 0xA1: column 127 on SEG0
-        self.com_remap = False  # 0xC8: scan from COM[N-1] to COM0
-        self.start_line = 0
-        self.display_offset = 0
-        self.multiplex = 64
-        self.charge_pump = False
-        self.scrolling = False
-        self.initialized = False
-        self.settings = {}  # last argument(s) of 0xD5, 0xD9, 0xDA, 0xDB, scroll setup...
-        self.unknown_commands = 0
-        self.commands_received = 0
-        self.data_bytes_received = 0
-        self.column_start, self.column_end = 0, RAM_COLUMNS - 1
-        self.page_start, self.page_end = 0, RAM_PAGES - 1
-        self.page_mode_column_start = 0
-        self.column = 0
-        self.page = 0
-        self._command = None  # opcode waiting for argument bytes
-        self._arguments = []
+    # the registers, by name
+    is_on = _flag(model._ON, "True while the display is on (0xAF).")
+    contrast = _register(model._CONTRAST, "The contrast (0x81), 0..255.")
+    inverted = _flag(model._INVERTED, "Inverse display (0xA7).")
+    entire_display_on = _flag(model._ENTIRE_ON, "Entire display on (0xA5).")
+    addressing_mode = _register(model._MODE, "HORIZONTAL, VERTICAL or PAGE (0x20).")
+    segment_remap = _flag(model._SEGMENT_REMAP, "0xA1: column 127 on SEG0.")
+    com_remap = _flag(model._COM_REMAP, "0xC8: scan from COM[N-1] to COM0.")
+    start_line = _register(model._START_LINE, "The display start line (0x40-0x7F).")
+    display_offset = _register(model._OFFSET, "The display offset (0xD3).")
+    multiplex = _register(model._MULTIPLEX, "The mux ratio, 16..64 (0xA8).")
+    charge_pump = _flag(model._CHARGE_PUMP, "The charge pump is enabled (0x8D 0x14).")
+    scrolling = _flag(model._SCROLLING, "Scrolling is active (0x2F; 0x2E stops it).")
+    initialized = _flag(model._INITIALIZED,
+                        "Display on arrived with the charge pump enabled: the module lit up.")
+    column_start = _register(model._COLUMN_START, "The column window's start (0x21).")
+    column_end = _register(model._COLUMN_END, "The column window's end (0x21).")
+    page_start = _register(model._PAGE_START, "The page window's start (0x22).")
+    page_end = _register(model._PAGE_END, "The page window's end (0x22).")
+    page_mode_column_start = _register(model._PAGE_MODE_COLUMN,
+                                       "Where a page-mode write starts (0x00-0x1F).")
+    column = _register(model._COLUMN, "The address pointer's column.")
+    page = _register(model._PAGE, "The address pointer's page.")
+    commands_received = property(lambda self: self.counts[0], doc="Commands so far.")
+    data_bytes_received = property(lambda self: self.counts[1], doc="GDDRAM bytes so far.")
+    unknown_commands = property(lambda self: self.counts[2],
+                                doc="Commands the controller does not know, so far.")
 
-    # the I2C side
-    def write(self, payload: bytes):
-        """Decode one I2C write (everything after the address byte)."""
-        control = None  # the next byte is a control byte
-        for byte in payload:
-            if control is None:
-                control = byte & 0xC0  # Co and D/C; other bits are don't-care
-                continue
-            if control & 0x40:
-                self._data(byte)
-            else:
-                self._command_byte(byte)
-            if control & 0x80:  # Co=1: one byte, then another control byte
-                control = None
-
-    def _data(self, byte: int):
-        self.data_bytes_received += 1
-        self.gddram[self.page * RAM_COLUMNS + self.column] = byte
-        columns = (self.column_start, self.column_end, RAM_COLUMNS)
-        pages = (self.page_start, self.page_end, RAM_PAGES)
-        if self.addressing_mode == HORIZONTAL:
-            self.column, wrapped = _advance(self.column, *columns)
-            if wrapped:
-                self.page = _advance(self.page, *pages)[0]
-        elif self.addressing_mode == VERTICAL:
-            self.page, wrapped = _advance(self.page, *pages)
-            if wrapped:
-                self.column = _advance(self.column, *columns)[0]
-        else:  # page mode: the page never changes; the column wraps to its start
-            start = self.page_mode_column_start
-            self.column = _advance(self.column, start, RAM_COLUMNS - 1, RAM_COLUMNS)[0]
-
-    def _command_byte(self, byte: int):
-        if self._command is not None:  # an argument of the pending command
-            self._arguments.append(byte)
-            if len(self._arguments) == _ARGUMENT_COUNTS[self._command]:
-                command, self._command = self._command, None
-                self._execute(command, self._arguments)
-            return
-        self.commands_received += 1
-        if byte in _ARGUMENT_COUNTS:
-            self._command, self._arguments = byte, []
-        else:
-            self._execute(byte, ())
-
-    def _execute(self, op: int, args):
-        # pylint: disable=too-many-branches,too-many-statements
-        if op <= 0x0F:  # page mode: lower column nibble
-            self.page_mode_column_start = (self.page_mode_column_start & 0xF0) | op
-            self._page_mode_pointer()
-        elif op <= 0x1F:  # page mode: upper column nibble
-            self.page_mode_column_start = ((op & 0x07) << 4) | (self.page_mode_column_start & 0x0F)
-            self._page_mode_pointer()
-        elif op == 0x20:
-            if args[0] & 0x03 != 0x03:  # 0b11 is invalid and ignored
-                self.addressing_mode = args[0] & 0x03
-        elif op == 0x21:
-            self.column_start, self.column_end = args[0] & 0x7F, args[1] & 0x7F
-            self.column = self.column_start
-        elif op == 0x22:
-            self.page_start, self.page_end = args[0] & 0x07, args[1] & 0x07
-            self.page = self.page_start
-        elif op in (0x26, 0x27, 0x29, 0x2A, 0xA3, 0xAD, 0xD5, 0xD9, 0xDA, 0xDB):
-            self.settings[op] = tuple(args)
-        elif op == 0x2E:
-            self.scrolling = False
-        elif op == 0x2F:
-            self.scrolling = True
-        elif 0x40 <= op <= 0x7F:
-            self.start_line = op & 0x3F
-        elif op == 0x81:
-            self.contrast = args[0]
-        elif op == 0x8D:
-            self.charge_pump = bool(args[0] & 0x04)
-        elif op in (0xA0, 0xA1):
-            self.segment_remap = op == 0xA1
-        elif op in (0xA4, 0xA5):
-            self.entire_display_on = op == 0xA5
-        elif op in (0xA6, 0xA7):
-            self.inverted = op == 0xA7
-        elif op == 0xA8:
-            if (args[0] & 0x3F) >= 15:  # 0..14 are invalid
-                self.multiplex = (args[0] & 0x3F) + 1
-        elif op in (0xAE, 0xAF):
-            self.is_on = op == 0xAF
-            if self.is_on and self.charge_pump:
-                self.initialized = True
-        elif 0xB0 <= op <= 0xB7:
-            if self.addressing_mode == PAGE:
-                self.page = op & 0x07
-        elif 0xC0 <= op <= 0xCF:
-            self.com_remap = bool(op & 0x08)
-        elif op == 0xD3:
-            self.display_offset = args[0] & 0x3F
-        elif op not in _PLAIN_COMMANDS:
-            self.unknown_commands += 1
-
-    def _page_mode_pointer(self):
-        if self.addressing_mode == PAGE:
-            self.column = self.page_mode_column_start
+    @property
+    def settings(self):
+        """{opcode: last arguments} of the commands kept but not drawn: scroll setup
+        (0x26, 0x27, 0x29, 0x2A, 0xA3), 0xAD, 0xD5, 0xD9, 0xDA, 0xDB."""
+        out = {}
+        for at in range(model._SETTINGS, len(self.reg), model._SLOT):
+            op, count = self.reg[at], self.reg[at + 1]
+            if count:
+                out[op] = tuple(self.reg[at + 2:at + 2 + count])
+        return out
 
     # the glass side
     def ram_pixel(self, column: int, row: int) -> int:

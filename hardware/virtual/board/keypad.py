@@ -1,12 +1,16 @@
 """Stand-in for CircuitPython's keypad module: Event, EventQueue and Keys.
 
-Keys scans its pins every `interval`, debounced by CircuitPython's integrator, and
+Keys scans its pins every `interval`, debounced by CircuitPython's integrator (the one
+model of it, hardware/models/debounce.py, beside the stand-ins in the VM), and
 queues timestamped events in a ring of native size (2 bytes of key and state, 4 of
 timestamp, per event). There is no background task in the VM: every read of the queue
 first runs the scans due by now, which gives what the board's scanner would have queued.
 The buttons are the bench's contacts (a closed button pulls its pin low).
 """
+import array
+
 import vmbench as _bench
+from debounce import scan as _debounce
 
 _DEINITED = "Object has been deinitialized and can no longer be used. Create a new object."
 
@@ -156,12 +160,12 @@ class Keys:
         self._pull = pull
         self._interval = max(1, int(interval * 1000 + 0.5))
         self._limit = debounce_threshold
-        self._count = bytearray(len(taken))  # the integrators, stored + 128
+        self._count = array.array("b", bytes(len(taken)))  # hardware/models/debounce.py
         self._events = _new_queue(max_events, self)
         self._next = _bench.wall  # the first scan is now
         self._settled = False
         for i in range(len(taken)):  # keys held now are not reported (reset() reports them)
-            self._count[i] = 128 + (self._limit if self._down(i) else -self._limit)
+            self._count[i] = self._limit if self._down(i) else -self._limit
         _bench.scanners.append(self)
 
     def deinit(self):
@@ -183,7 +187,7 @@ class Keys:
         """Take every key as released: keys held now are reported pressed after debounce."""
         self._check()
         for i in range(len(self._count)):
-            self._count[i] = 128 - self._limit
+            self._count[i] = -self._limit
         self._settled = False
 
     @property
@@ -224,20 +228,9 @@ class Keys:
     def _scan(self, t):
         limit, count, moved = self._limit, self._count, False
         stamp = (_bench.BOOT_TICKS + t - _bench.boot_wall) & 0x1FFFFFFF
-        for i in range(len(count)):  # CircuitPython's keypad_debounce()
-            c = count[i] - 128
-            if self._down(i):
-                if c < limit:
-                    moved = True
-                    c += 1
-                    if c == 0:
-                        c = limit
-                        self._events._put(i, True, stamp)
-            elif c > -limit:
-                moved = True
-                c -= 1
-                if c == 0:
-                    c = -limit
-                    self._events._put(i, False, stamp)
-            count[i] = c + 128
+        for i in range(len(count)):
+            before, down = count[i], self._down(i)
+            if _debounce(count, i, down, limit):
+                self._events._put(i, down, stamp)
+            moved = moved or count[i] != before
         self._settled = not moved

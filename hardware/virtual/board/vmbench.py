@@ -24,6 +24,9 @@ import gc
 
 from micropython import const
 
+import norflash  # hardware/models/: the chips' models, beside the stand-ins in the VM
+import ssd1306
+
 BOOT_TICKS = const(0x1FFF0000)
 _TICKS_MASK = const(0x1FFFFFFF)
 PIN_COUNT = const(30)
@@ -61,14 +64,8 @@ worst_feed_gap = 0
 bus_bytes = 0  # every byte on the I2C wires, address bytes included
 _bus_mark = 0
 refreshes = 0
-gddram = bytearray(1024)  # the OLED's memory: 8 pages x 128 columns, bit 0 = top
+oled = ssd1306.SSD1306()  # the OLED's controller: its registers and GDDRAM
 glass = bytearray(1024)  # what a shot draws into
-oled_on = False
-oled_contrast = 0
-_oled_col = [0, 127]
-_oled_page = [0, 7]
-_oled_ptr = [0, 0]
-_oled_args = []  # a command waiting for its parameters: [cmd, needed, got...]
 display = None  # the BusDisplay that draws (for shots)
 scanners = []  # the keypad.Keys that scan in the background (while time.sleep waits)
 _display_pins = ()  # the pins its bus held when the last process ended
@@ -127,8 +124,7 @@ def next_change():
 
 
 _SAVED = ("wall", "boot_wall", "passes", "starved", "worst_feed_gap", "boots", "refreshes",
-          "bus_bytes", "flash_writes", "flash_erases", "tones", "_next_minute", "_rng",
-          "oled_on", "oled_contrast")
+          "bus_bytes", "flash_writes", "flash_erases", "tones", "_next_minute", "_rng")
 
 
 def load_state(path):
@@ -150,6 +146,8 @@ def load_state(path):
                 _display_pins = tuple([int(n) for n in v.split()])
             elif k == "sleep_memory":
                 sleep_memory = bytearray(bytes.fromhex(v))
+            elif k == "oled":  # the OLED kept its registers through the board's reset
+                oled.reg[:] = bytes.fromhex(v)
             elif k == "why":
                 why = v
             else:
@@ -170,6 +168,9 @@ def save_state(path, why):
         f.write("contact %s\n" % "".join(["%02x" % b for b in contact]))
         f.write("sleep_memory ")
         for b in sleep_memory:  # (a byte at a time: the firmware's heap may be nearly full)
+            f.write("%02x" % b)
+        f.write("\noled ")
+        for b in oled.reg:
             f.write("%02x" % b)
         f.write("\n")
         pins = display._bus._i2c._pins if display is not None and display._bus._i2c._pins else ()
@@ -307,14 +308,13 @@ def power_on(hard):
     """code.py starts again: the watchdog is off and pins are free. After a hard reset the
     clock starts again at its boot value; after a reload the display and its bus live on
     (their pins stay in use until displayio.release_displays(), as on the board)."""
-    global boot_wall, wd_mode, fed, display, boots, _oled_args, passes_since_boot
+    global boot_wall, wd_mode, fed, display, boots, passes_since_boot
     wd_mode = 0
     fed = False
     boots += 1
     passes_since_boot = 0
     if hard:
         boot_wall = wall
-        _oled_args = []
     for i in range(PIN_COUNT):
         claimed[i] = 0
     if not hard:  # the display bus, kept running by the supervisor, still holds its pins
@@ -351,58 +351,8 @@ def i2c_write(address, buf):
     bus_bytes += 1 + len(buf)  # the address byte, then the data
     if not powered_display or address != display_address:
         return False
-    if len(buf) == 0:
-        return True
-    control = buf[0]
-    if control & 0x40:  # data: GDDRAM bytes at the pointer
-        for i in range(1, len(buf)):
-            _oled_data(buf[i])
-    elif control & 0x80:  # Co=1: (control, command) pairs
-        for i in range(1, len(buf), 2):
-            _oled_command(buf[i])
-    else:  # Co=0: every byte after the control byte is a command
-        for i in range(1, len(buf)):
-            _oled_command(buf[i])
+    oled.write(buf)
     return True
-
-
-def _oled_command(c):
-    global oled_on, oled_contrast, _oled_args
-    if _oled_args:
-        _oled_args.append(c)
-        if len(_oled_args) - 2 < _oled_args[1]:
-            return
-        cmd, args = _oled_args[0], _oled_args[2:]
-        _oled_args = []
-        if cmd == 0x21:
-            _oled_col[0], _oled_col[1] = args[0], args[1]
-            _oled_ptr[0] = args[0]
-        elif cmd == 0x22:
-            _oled_page[0], _oled_page[1] = args[0], args[1]
-            _oled_ptr[1] = args[0]
-        elif cmd == 0x81:
-            oled_contrast = args[0]
-        return
-    if c in (0x21, 0x22):
-        _oled_args = [c, 2]
-    elif c in (0x20, 0x81, 0xA8, 0xD3, 0xD5, 0xD9, 0xDA, 0xDB, 0x8D):
-        _oled_args = [c, 1]
-    elif c == 0xAE:
-        oled_on = False
-    elif c == 0xAF:
-        oled_on = True
-
-
-def _oled_data(b):
-    col, page = _oled_ptr
-    gddram[(page & 7) * 128 + (col & 127)] = b
-    col += 1
-    if col > _oled_col[1]:
-        col = _oled_col[0]
-        page += 1
-        if page > _oled_page[1]:
-            page = _oled_page[0]
-    _oled_ptr[0], _oled_ptr[1] = col, page
 
 
 out_dir = ""  # where shots and nvm snapshots go (the host reads them)
@@ -424,16 +374,18 @@ _nvm_refuses = [False]  # the script's "nvm fail": writes raise, nothing is writ
 
 
 def flash_write(start, data):
-    """Program bytes; a write over anything but 0xFF erases the 4 KB sector first."""
+    """The RP2040's nvm write: it programs bytes that are all erased; over anything else
+    it erases the 4 KB sector and programs it again with the new bytes in place, which
+    leaves what a plain overwrite leaves (and takes no 4 KB copy from the heap)."""
     global flash_writes, flash_erases
     if _nvm_refuses[0]:
         raise RuntimeError("Unable to write to nvm.")  # (shared-bindings/nvm/ByteArray.c)
     flash_writes += 1
-    for i in range(len(data)):
-        if flash[start + i] != 0xFF:
-            flash_erases += 1
-            break
-    flash[start:start + len(data)] = data
+    if norflash.erased(flash, start, start + len(data)):
+        norflash.program_all(flash, start, data)
+    else:
+        flash_erases += 1
+        flash[start:start + len(data)] = data
     with open("%s/nvm-%d.bin" % (out_dir, flash_writes), "wb") as f:
         f.write(flash)  # the host checks that every one of them parses
 

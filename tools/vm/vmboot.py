@@ -3,8 +3,9 @@
     circuitpython32 -X heapsize=90K vmboot.py tree=DIR state=FILE out=DIR [script=FILE]
         [stop_at=MS] [pass_ms=3] [display=1|0] [seed=N] [probe=1]
 
-MICROPYPATH must put this folder first (the stand-ins for the board's C modules), then
-the CIRCUITPY tree and its lib/. One process is one run of code.py with a fresh heap, as
+MICROPYPATH must put the bench folder first (tools/boardvm.bench_dir: the stand-ins for
+the board's C modules, the chips' models, this script), then the CIRCUITPY tree and its
+lib/. One process is one run of code.py with a fresh heap, as
 on the board: a reload, a reset, a power cycle or a deep sleep ends it, and the bench's
 state (clock, flash, buttons, counters, where the script is) goes to the state file for
 the next process (tools/boardvm.py starts them). Everything worth reporting is printed
