@@ -361,7 +361,8 @@ class Handheld:
 
     def __init__(self, *, realtime=False, settings=None, nvm_path=None, seed=None,
                  pass_ms=4, start_ms=BOOT_TICKS, display_answers_after=0, echo=False,
-                 key_count=KEY_COUNT, on_idle=None, watchdog_ms=8000, i2c_fails=0):
+                 key_count=KEY_COUNT, on_idle=None, watchdog_ms=8000, i2c_fails=0,
+                 bus_log=False):
         self.console_lines = []
         self.echo = echo
         self.Event = Event
@@ -372,8 +373,8 @@ class Handheld:
         self.clock = RealClock(start_ms) if realtime else SimClock(start_ms)
         self.boot = self.clock.now  # ticks_ms at power-on
         self.info = config.read((settings or {}).get, _pin_of, self.console)
-        self.bus = Bus(self.info["CS_I2C_HZ"])
-        self.i2c = self.bus.i2c
+        self.bus = Bus(self.info["CS_I2C_HZ"], keep_log=bus_log)  # bus_log: bus.log keeps
+        self.i2c = self.bus.i2c  # every write
         self.oled = VirtualSSD1306(address=self.info["CS_I2C_ADDRESS"])
         self._absent_for = display_answers_after  # retries before the display answers
         if not self._absent_for:
