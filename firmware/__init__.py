@@ -1,23 +1,31 @@
 """The handheld app (CircuitPython): code.py, main loop, screens, sound.
 
 Below: what a screen asks the app to do. Each screen's key(meaning, t) and advance(now)
-return one of these, and the app (firmware/app.py) carries it out.
+return one of these, and the app (firmware/app.py) carries it out. They are private
+const()s, folded by the compiler (a module-level name costs the board heap and one of its
+few interned names): each screen writes again those it returns, and
+tests/test_code_layout.py checks that every copy agrees with these.
 """
-NOTHING = 0
-TWO_PLAYERS = 1  # deal a 2-player match
-VS_COMPUTER = 2  # deal a match against the computer at the chosen CPU level
-SETTING_CHANGED = 3  # make the settings take effect (they are saved as the page closes)
-SETTINGS_OPENED = 4  # the settings page opened: a moment to tidy the nvm
-SETTINGS_SAVE = 5  # save the settings: the page closed with changes, or the CPU level changed
-RESUME = 6  # back to the game from the pause page
-DECLARE_DRAW = 7  # the players agree the game is a draw
-QUIT_MATCH = 8  # leave the match for the main menu
-SELF_TEST = 9  # open the self-test
-HOW_TO_PLAY = 10  # open HOW TO PLAY's pages
-PAUSE = 11  # pause the match: the pause page
-ENDED = 12  # a game has just ended: its result is on the way to the glass
-PLAY = 13  # the next game is dealt: play on
-TO_MENU = 14  # close this screen for the main menu
+try:
+    from micropython import const
+except ImportError:
+    const = lambda expr: expr  # noqa: E731  (desktop fallback)
+
+_NOTHING = const(0)
+_TWO_PLAYERS = const(1)  # deal a 2-player match
+_VS_COMPUTER = const(2)  # deal a match against the computer at the chosen CPU level
+_SETTING_CHANGED = const(3)  # make the settings take effect (they are saved as the page closes)
+_SETTINGS_OPENED = const(4)  # the settings page opened: a moment to tidy the nvm
+_SETTINGS_SAVE = const(5)  # save the settings: the page closed with changes, or the CPU level changed
+_RESUME = const(6)  # back to the game from the pause page
+_DECLARE_DRAW = const(7)  # the players agree the game is a draw
+_QUIT_MATCH = const(8)  # leave the match for the main menu
+_SELF_TEST = const(9)  # open the self-test
+_HOW_TO_PLAY = const(10)  # open HOW TO PLAY's pages
+_PAUSE = const(11)  # pause the match: the pause page
+_ENDED = const(12)  # a game has just ended: its result is on the way to the glass
+_PLAY = const(13)  # the next game is dealt: play on
+_TO_MENU = const(14)  # close this screen for the main menu
 
 
 def forget(name: str) -> None:

@@ -5,9 +5,7 @@ import gc
 
 import firmware
 from engine.ticks import ticks_diff
-from firmware import (lang, sound, NOTHING, TWO_PLAYERS, VS_COMPUTER, SETTING_CHANGED,
-                      SETTINGS_OPENED, SETTINGS_SAVE, RESUME, DECLARE_DRAW, QUIT_MATCH,
-                      SELF_TEST, HOW_TO_PLAY, PAUSE, ENDED, PLAY, TO_MENU)
+from firmware import lang, sound
 from firmware.keyfilter import KeyFilter
 from firmware.match import Match, Result
 import firmware.menus
@@ -31,6 +29,22 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from firmware.selftest import SelfTest
     from hardware.contract import Target
 
+# What a screen asks the app to do, as firmware/__init__.py numbers it.
+_NOTHING = const(0)
+_TWO_PLAYERS = const(1)
+_VS_COMPUTER = const(2)
+_SETTING_CHANGED = const(3)
+_SETTINGS_OPENED = const(4)
+_SETTINGS_SAVE = const(5)
+_RESUME = const(6)
+_DECLARE_DRAW = const(7)
+_QUIT_MATCH = const(8)
+_SELF_TEST = const(9)
+_HOW_TO_PLAY = const(10)
+_PAUSE = const(11)
+_ENDED = const(12)
+_PLAY = const(13)
+_TO_MENU = const(14)
 _PRESS = const(1)  # what a key's meaning is (Meaning.what), as firmware/keyfilter.py
 _TEST = const(6)  # numbers it
 _WAKE = const(7)
@@ -82,7 +96,7 @@ class App:
         self.restarting = False
         self.apply_settings()
         hw.keys.reset()  # keys held at power-up report as pressed: MENU opens the self-test
-        self._act(TO_MENU)
+        self._act(_TO_MENU)
         hw.console("ready: " + firmware.free())
 
     def run(self) -> None:
@@ -121,7 +135,7 @@ class App:
             self.display.wake()
             self.kit.changes += 1
         elif what == _TEST:
-            self._act(SELF_TEST)
+            self._act(_SELF_TEST)
         elif not self.filter.asleep:
             screen = self.screen
             if what == _PRESS and (screen is self.menus or screen is self.howto):
@@ -132,48 +146,48 @@ class App:
 
     def _act(self, action: int) -> None:
         """Carry out what a screen asked for."""
-        if action == NOTHING:
+        if action == _NOTHING:
             return
         match, menus, now = self.match, self.menus, self.hw.ticks_ms()
-        if action == TWO_PLAYERS or action == VS_COMPUTER:
-            self.start_match(-1 if action == TWO_PLAYERS else self.settings.value("level"))
-        elif action == SETTING_CHANGED:
+        if action == _TWO_PLAYERS or action == _VS_COMPUTER:
+            self.start_match(-1 if action == _TWO_PLAYERS else self.settings.value("level"))
+        elif action == _SETTING_CHANGED:
             self.apply_settings()
-        elif action == SETTINGS_OPENED:
+        elif action == _SETTINGS_OPENED:
             self.saves.tidy()
-        elif action == SETTINGS_SAVE:
+        elif action == _SETTINGS_SAVE:
             self.saves.settings_done(True)
             if self.settings.language() != lang.code:  # start afresh, in the new language: a
                 self.restarting = True  # language is loaded into a fresh heap (switching one
                 self.hw.restart()  # in a heap in use leaves it in pieces). On the board code.py
                 # runs again (hw.restart() does not return); elsewhere run() returns.
-        elif action == RESUME or action == DECLARE_DRAW:
+        elif action == _RESUME or action == _DECLARE_DRAW:
             match.resume()
             self._show(match, 0)
-            if action == DECLARE_DRAW:  # the players agree the game is a draw
+            if action == _DECLARE_DRAW:  # the players agree the game is a draw
                 match.declare_draw(now)
-                self._act(ENDED)
-        elif action == PLAY:  # the next game, on the same glass
+                self._act(_ENDED)
+        elif action == _PLAY:  # the next game, on the same glass
             self.screen = match
-        elif action == ENDED:
+        elif action == _ENDED:
             self.screen = self.result
             self.result.begin()
-        elif action == PAUSE:  # the game is not advanced while the pause page is up: a
+        elif action == _PAUSE:  # the game is not advanced while the pause page is up: a
             match.pause()  # timer that came due meanwhile fires as play resumes
             self._show(menus, 0)
             menus.open(firmware.menus.PAUSE)
-        elif action == SELF_TEST:
+        elif action == _SELF_TEST:
             gc.collect()  # room to load it (to compile it, when the board has it as .py)
             from firmware.selftest import SelfTest  # its code is in the heap while it is open
             self.selftest = SelfTest(self.kit, self.table.bg)
             self._show(self.selftest, 0)
             self.selftest.enter(now, self.hw, self.sound)
-        elif action == HOW_TO_PLAY:  # on the menu page, facing whoever chose it
+        elif action == _HOW_TO_PLAY:  # on the menu page, facing whoever chose it
             gc.collect()  # room to load its code
             from firmware.howto import HowTo
             self.howto = self.screen = HowTo(self.kit, self.table.bg, menus.page,
                                              self.settings.language())
-        else:  # QUIT_MATCH, TO_MENU: the main menu
+        else:  # _QUIT_MATCH, _TO_MENU: the main menu
             self._menu(action)
 
     def _menu(self, action: int) -> None:
@@ -188,7 +202,7 @@ class App:
         if screen is self.selftest:
             self.selftest = None
             firmware.forget("firmware.selftest")
-        elif action == QUIT_MATCH or screen is self.result:
+        elif action == _QUIT_MATCH or screen is self.result:
             self.match.end()
         self._show(self.menus, 0)
         self.menus.open(firmware.menus.MAIN)
@@ -205,7 +219,7 @@ class App:
                 self.hw.deep_sleep()
         elif ms and idle >= ms and self.screen is not self.selftest:
             if self.screen is self.match:
-                self._act(PAUSE)
+                self._act(_PAUSE)
             keys.asleep = True
             self.sound.stop()
             self.display.sleep()

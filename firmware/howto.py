@@ -8,7 +8,6 @@ back to the menu.
 """
 import firmware
 from firmware import glyphs, lang
-from firmware import NOTHING, TO_MENU
 from firmware.ui import W, CELL_H, outline, underline
 from hardware.keymap import UP, LEFT, BACK
 
@@ -24,6 +23,9 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from firmware.menu import Page
     from firmware.ui import Kit
 
+# What a screen asks the app to do, as firmware/__init__.py numbers it.
+_NOTHING = const(0)
+_TO_MENU = const(14)
 # What a key's meaning is (Meaning.what), as firmware/keyfilter.py numbers it.
 _PRESS = const(1)
 
@@ -124,15 +126,15 @@ class HowTo:
         """A key's move turns a page; MENU (BACK) asks for the main menu."""
         nav = m.nav
         if m.what != _PRESS:
-            return NOTHING
+            return _NOTHING
         if nav == BACK:
-            return TO_MENU
+            return _TO_MENU
         if nav >= 0:
             step = -1 if nav == UP or nav == LEFT else 1
             self.page = (self.page + step) % len(PICTURES)
             self.draw()
-        return NOTHING
+        return _NOTHING
 
     def advance(self, now: int) -> int:
         """The pages wait for keys."""
-        return NOTHING
+        return _NOTHING

@@ -12,7 +12,6 @@ import firmware
 from engine import Game
 from engine.ticks import ticks_diff
 from firmware import glyphs, lang, sound
-from firmware import NOTHING, PAUSE, ENDED, PLAY, TO_MENU
 from firmware.keyfilter import Meaning
 
 try:
@@ -31,6 +30,12 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from firmware.stats import Stats
     from firmware.table import Table
 
+# What a screen asks the app to do, as firmware/__init__.py numbers it.
+_NOTHING = const(0)
+_PAUSE = const(11)
+_ENDED = const(12)
+_PLAY = const(13)
+_TO_MENU = const(14)
 # What a key's meaning is (Meaning.what), as firmware/keyfilter.py numbers it.
 _PRESS = const(1)
 _HOLD = const(4)
@@ -126,16 +131,16 @@ class Match:
         if m.note is not None:
             self.notice(m.note, t)
         if m.what == _HOLD:
-            return PAUSE
+            return _PAUSE
         if m.what != _PRESS:
-            return NOTHING
+            return _NOTHING
         if m.player < 0:  # MENU
             double = self.menu_at >= 0 and ticks_diff(t, self.menu_at) < _DOUBLE_MS
             self.menu_at = t
-            return PAUSE if double else NOTHING
+            return _PAUSE if double else _NOTHING
         pile = m.pile
         if pile < 0:
-            return NOTHING
+            return _NOTHING
         g = self.game
         player = m.player
         if player == 1 and self.level >= 0 and m.key >= 0:  # a second person takes seat B
@@ -146,7 +151,7 @@ class Match:
         r = g.press(player, pile, t)
         self.result = r
         self._feedback(player, r, t, ticks_diff(t, changed))
-        return NOTHING
+        return _NOTHING
 
     def _feedback(self, player: int, r: int, t: int, delay_ms: int) -> None:
         """The sound and message of a press's result (HELD: none yet, its verdict later);
@@ -165,10 +170,10 @@ class Match:
             self.table.say(player, lang.words.TOO_LATE, t, 500)
 
     def advance(self, now: int) -> int:
-        """Timers, the computer's presses and the screen; ENDED when a game has just ended."""
+        """Timers, the computer's presses and the screen; _ENDED when a game has just ended."""
         if self.dealing:  # the pass that dealt the next game: that was its work
             self.dealing = False
-            return NOTHING
+            return _NOTHING
         g = self.game
         g.tick(now)
         bot = self.bot
@@ -188,7 +193,7 @@ class Match:
         t.sync(g)  # last: what this pass said is drawn in it if it draws no pile
         if self.hints:
             t.hint(g.coverable_mask if g.phase == engine.PLAY else 0)
-        return ENDED if ended else NOTHING
+        return _ENDED if ended else _NOTHING
 
     def _phase_changed(self, g: Game, now: int) -> bool:
         """Messages and sounds for a new phase; True when a game has just ended."""
@@ -268,22 +273,22 @@ class Result:
         self.settled = 0
 
     def key(self, m: Meaning, t: int) -> int:
-        """A press, once the guard time is over: the next game (PLAY), or the main menu
-        after the match (TO_MENU)."""
+        """A press, once the guard time is over: the next game (_PLAY), or the main menu
+        after the match (_TO_MENU)."""
         match = self.match
         if m.note is not None:
             match.notice(m.note, t)
         if m.what != _PRESS or ticks_diff(t, match.ended_at) < _RESULT_GUARD_MS:
-            return NOTHING
+            return _NOTHING
         while self.settled < _SETTLED:  # (a key before the quiet work was done)
             self._settle()
-        return PLAY if match.next_game(t) else TO_MENU
+        return _PLAY if match.next_game(t) else _TO_MENU
 
     def advance(self, now: int) -> int:
         """Once the result is all on the glass, its quiet work, a step a pass."""
         if self.match.rest(now) and self.settled < _SETTLED:
             self._settle()
-        return NOTHING
+        return _NOTHING
 
     def _settle(self) -> None:
         """The next step of the quiet work a result allows, once it is on the screen (which

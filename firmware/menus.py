@@ -10,9 +10,6 @@ match, save, pause, quit) it asks for: key() returns an action (firmware/actions
 which the app carries out.
 """
 from firmware import lang
-from firmware import (NOTHING, TWO_PLAYERS, VS_COMPUTER, SETTING_CHANGED,
-                              SETTINGS_OPENED, SETTINGS_SAVE, RESUME, DECLARE_DRAW,
-                              QUIT_MATCH, SELF_TEST, HOW_TO_PLAY)
 from firmware.menu import ROWS, Page, hint
 from hardware.keymap import UP, DOWN, RIGHT, BACK
 
@@ -27,6 +24,18 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from firmware.stats import Stats
     from firmware.ui import Kit
 
+# What a screen asks the app to do, as firmware/__init__.py numbers it.
+_NOTHING = const(0)
+_TWO_PLAYERS = const(1)
+_VS_COMPUTER = const(2)
+_SETTING_CHANGED = const(3)
+_SETTINGS_OPENED = const(4)
+_SETTINGS_SAVE = const(5)
+_RESUME = const(6)
+_DECLARE_DRAW = const(7)
+_QUIT_MATCH = const(8)
+_SELF_TEST = const(9)
+_HOW_TO_PLAY = const(10)
 # What a key's meaning is (Meaning.what), as firmware/keyfilter.py numbers it.
 _PRESS = const(1)
 
@@ -99,7 +108,7 @@ class Menus:
         """A key's meaning: its move (UP, DOWN, LEFT, RIGHT or BACK) on the open page;
         returns what the app is to do."""
         if m.what != _PRESS:
-            return NOTHING
+            return _NOTHING
         nav = m.nav
         w = self.which
         if nav == BACK:
@@ -107,48 +116,48 @@ class Menus:
                 changed = self.dirty_settings
                 self.dirty_settings = False
                 self.open(MAIN)
-                return SETTINGS_SAVE if changed else NOTHING
+                return _SETTINGS_SAVE if changed else _NOTHING
             if w == STATS:
                 self.open(MAIN)
-            return RESUME if w == PAUSE else NOTHING
-        action = NOTHING
+            return _RESUME if w == PAUSE else _NOTHING
+        action = _NOTHING
         if nav == UP or nav == DOWN:
             self.chosen = (self.chosen + (1 if nav == DOWN else -1)) % self._count()
         elif w == SETTINGS:
             self.settings.step(self.chosen, 1 if nav == RIGHT else -1)
             self.dirty_settings = True
-            action = SETTING_CHANGED
+            action = _SETTING_CHANGED
         elif w == MAIN:
             action = self._main(nav)
-            if self.which != MAIN or (action != SETTINGS_SAVE and action != NOTHING):
+            if self.which != MAIN or (action != _SETTINGS_SAVE and action != _NOTHING):
                 return action  # another page (drawn as it opened) or another screen
         elif w == PAUSE and nav == RIGHT:
-            return (RESUME, DECLARE_DRAW, QUIT_MATCH)[self.chosen]
+            return (_RESUME, _DECLARE_DRAW, _QUIT_MATCH)[self.chosen]
         self.draw()
         return action
 
     def advance(self, now: int) -> int:
         """The pages wait for keys."""
-        return NOTHING
+        return _NOTHING
 
     def _main(self, nav: int) -> int:
         item = self.chosen
         if item == _LEVEL_ITEM:
             self.settings.step(_LEVEL, 1 if nav == RIGHT else -1)
-            return SETTINGS_SAVE
+            return _SETTINGS_SAVE
         if nav != RIGHT:
-            return NOTHING
+            return _NOTHING
         if item == _TWO:
-            return TWO_PLAYERS
+            return _TWO_PLAYERS
         if item == _VS:
-            return VS_COMPUTER
+            return _VS_COMPUTER
         if item == _SETTINGS_ITEM:
             self.open(SETTINGS)
-            return SETTINGS_OPENED
+            return _SETTINGS_OPENED
         if item == _STATS_ITEM:
             self.open(STATS)
-            return NOTHING
-        return HOW_TO_PLAY if item == _HOW_ITEM else SELF_TEST
+            return _NOTHING
+        return _HOW_TO_PLAY if item == _HOW_ITEM else _SELF_TEST
 
 
 def _stats_values(stats: "Stats") -> "list[str]":

@@ -10,7 +10,6 @@ import displayio
 
 from engine.ticks import ticks_add, ticks_diff
 from firmware import lang, sound
-from firmware import NOTHING, TO_MENU
 from firmware.ui import W, H, LINE_CHARS, TextLine, outline
 from hardware.keymap import BACK, KEY_COUNT, is_far, nav_of, place_of, player_of, role_of
 from hardware.seats import PILES_A_ROW, column
@@ -25,6 +24,9 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from firmware.ui import Kit
     from hardware.contract import Target
 
+# What a screen asks the app to do, as firmware/__init__.py numbers it.
+_NOTHING = const(0)
+_TO_MENU = const(14)
 # What a key's meaning is (Meaning.what), as firmware/keyfilter.py numbers it.
 _PRESS = const(1)
 _RELEASE = const(2)
@@ -112,9 +114,9 @@ class SelfTest:
         down); MENU held long asks for the main menu."""
         what = m.what
         if what == _LONG:
-            return TO_MENU
+            return _TO_MENU
         if what != _PRESS and what != _BOUNCE and what != _RELEASE:
-            return NOTHING
+            return _NOTHING
         key, pressed = m.key, what != _RELEASE
         if 0 <= key < KEY_COUNT:
             self.down[key] = pressed
@@ -123,7 +125,7 @@ class SelfTest:
         w = lang.words
         self.lines[2].center(describe(key) + " " + (w.DOWN if pressed else w.UP))
         self.kit.changes += 1
-        return NOTHING
+        return _NOTHING
 
     def _fill(self, key: int) -> None:
         x, y = key_box(key)
@@ -148,4 +150,4 @@ class SelfTest:
                 self._fill(key)
             self._show_lines(True)
             self.kit.changes += 1
-        return NOTHING
+        return _NOTHING
