@@ -1,6 +1,8 @@
 """The error screen: shown by firmware/runner.py as the handheld starts afresh after an
 unexpected error, before the app's code is imported, until a key is pressed.
 
+Like every screen it takes key(meaning, t) and advance(now) and returns an action: any
+press asks to start afresh (firmware/runner.py, which shows it, carries that out).
 It stands on the least that can fail: CircuitPython's built-in terminalio.FONT drawn by
 adafruit_display_text's bitmap_label (installed by deploy), and nothing of the app's own
 glyph kit or sheets, so an error there still reaches the glass. It runs in a fresh heap
@@ -12,9 +14,18 @@ import displayio
 
 from firmware import lang
 
+try:
+    from micropython import const
+except ImportError:
+    const = lambda expr: expr  # noqa: E731  (desktop fallback)
+
 if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from firmware.keyfilter import Meaning
     from hardware.contract import Target
 
+_PRESS = const(1)  # a key's meaning, as firmware/keyfilter.py numbers it
+_NOTHING = const(0)  # what a screen asks, as firmware/__init__.py numbers them
+_TO_MENU = const(14)
 _COLUMNS = 21  # characters of terminalio.FONT (6 x 12 pixels) across the 128-pixel glass
 _ACCENTED = "ÀÂÁÃÇÉÈÊËÎÏÍÔÓÕÙÛÜÚàâáãçéèêëîïíôóõùûüú"
 _PLAIN = "AAAACEEEEIIIOOOUUUUaaaaceeeeiiiooouuuu"
@@ -40,6 +51,22 @@ def rows(said: "tuple[str, str, str]", error: str) -> "list[str]":
         row = plain(row)[:_COLUMNS]
         out.append(" " * ((_COLUMNS - len(row)) // 2) + row)
     return out
+
+
+class ErrorScreen:
+    """The error screen on the glass until a key is pressed."""
+
+    def __init__(self, hw: "Target", language: str, error: str) -> None:
+        show(hw, language, error)
+        self.group = hw.display.root_group
+
+    def key(self, m: "Meaning", t: int) -> int:
+        """Any press: start afresh, at the main menu."""
+        return _TO_MENU if m.what == _PRESS else _NOTHING
+
+    def advance(self, now: int) -> int:
+        """The screen waits for a key."""
+        return _NOTHING
 
 
 def show(hw: "Target", language: str, error: str) -> None:

@@ -16,24 +16,35 @@ except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from firmware.crash import ErrorScreen
     from hardware.contract import Target, TargetModule
 
 _RETRY_S = const(3)  # the hardware would not start: try again this much later
+_PRESS = const(1)  # a key's meaning, as firmware/keyfilter.py numbers it
 # The note in sleep memory: "CS!", the language's code (2 bytes), the text's length, the text.
-_NOTE = b"CS!"
+_NOTE_MARK = b"CS!"
 _TEXT_AT = const(6)
 _TEXT_MAX = const(96)
 
 
-def wait_for_key(hw: "Target") -> None:
-    """Feed the watchdog until a key is pressed (after the error screen)."""
+def wait_for_key(hw: "Target", screen: "ErrorScreen | None") -> None:
+    """Feed the watchdog until the error screen asks to start afresh (any press: also
+    when the screen itself could not be shown)."""
+    from firmware.keyfilter import KeyFilter
+    keys = KeyFilter(hw.keymap, hw.ticks_ms(), False, hw.console)
+    keys.booting = False  # (not a power-up: the key that moves on may come at once)
     event = hw.Event()
     events = hw.keys.events
     while not hw.stop_requested():
         hw.feed()
         while events.get_into(event):
-            if event.pressed:
-                return
+            t = event.timestamp
+            if keys.feed(event.key_number, event.pressed, t):
+                m = keys.meaning
+                if screen.key(m, t) if screen is not None else m.what == _PRESS:
+                    return
+        if screen is not None:
+            screen.advance(hw.ticks_ms())
         hw.idle()
 
 
@@ -50,14 +61,14 @@ def leave_note(hw: "Target", error: BaseException) -> None:
     n = min(len(data), len(memory) - _TEXT_AT)
     memory[_TEXT_AT:_TEXT_AT + n] = data[:n]
     memory[3:_TEXT_AT] = bytes([ord(code[0]), ord(code[1]), n])
-    memory[0:3] = _NOTE  # last: a note cut short by a reset is not taken for one
+    memory[0:3] = _NOTE_MARK  # last: a note cut short by a reset is not taken for one
 
 
 def take_note(hw: "Target") -> "tuple[str, str] | None":
     """(language code, error text) of a note left before the restart, or None; either
     way no note is left behind."""
     memory = hw.sleep_memory
-    if bytes(memory[0:3]) != _NOTE:
+    if bytes(memory[0:3]) != _NOTE_MARK:
         return None
     memory[0:3] = b"\x00\x00\x00"
     n = memory[5]
@@ -85,12 +96,13 @@ def run(target: "TargetModule", app_options: dict | None = None, **options: obje
     while not hw.stop_requested():
         note = take_note(hw)
         if note is not None:
+            screen = None
             try:
                 from firmware import crash  # imported only now: its code is not in the heap
-                crash.show(hw, note[0], note[1])  # while the handheld runs
+                screen = crash.ErrorScreen(hw, note[0], note[1])  # while the handheld runs
             except Exception as again:
                 hw.console("and the error screen failed: %r" % (again,))
-            wait_for_key(hw)
+            wait_for_key(hw, screen)
             hw.restart()  # (the board: a heap without the error screen's code)
             continue
         try:

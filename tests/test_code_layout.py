@@ -5,7 +5,7 @@ import ast
 import os
 import re
 
-from firmware import app, howto, keyfilter, match, menus, selftest
+from firmware import app, crash, howto, keyfilter, match, menus, runner, selftest
 from tools import mpy
 
 ROOT = mpy.ROOT
@@ -61,7 +61,7 @@ def _copies_agree(names):
     """How many of the screens' and the app's copies of names there are; each must equal
     the original."""
     seen = 0
-    for module in (app, howto, match, menus, selftest):
+    for module in (app, crash, howto, match, menus, runner, selftest):
         for name, value in names.items():
             if hasattr(module, name):
                 assert getattr(module, name) == value, (module.__name__, name)
