@@ -30,7 +30,7 @@ sim-docs: $(STAMP)
 	$(PY) -m tools.sim --out sim-out
 	mkdir -p docs/sim
 	cp sim-out/game_length.png sim-out/variants.png sim-out/win_rate_by_reaction.png \
-		sim-out/handicap.png sim-out/summary.json docs/sim/
+		sim-out/handicap.png sim-out/long_speed.png sim-out/summary.json docs/sim/
 
 # make sim's speed against that of e02d551, in pairs on this machine (tools/simpair.py).
 .PHONY: simpair

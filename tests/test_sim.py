@@ -11,10 +11,12 @@ import pytest
 from tools import mpy, sim, simpair
 
 
-def _run(*args, auto="1"):
+def _run(*args, auto="1", long="2"):
     """make sim with these arguments; a small AUTO HANDICAP study (one family a gap)
-    unless auto is None."""
+    unless auto is None, and a small Long Speed study (long games a level) unless long is
+    None."""
     more = ["--auto-families", auto] if auto is not None else []
+    more += ["--long-games", long] if long is not None else []
     return subprocess.run([sys.executable, "-m", "tools.sim"] + list(args) + more,
                           cwd=mpy.ROOT, capture_output=True, text=True, timeout=300)
 
@@ -116,17 +118,22 @@ def test_bad_arguments_get_a_clear_usage_error(tmp_path):
                        (["--levels", "FAST"], "levels are"), (["--variants", "tiny"], "variants are"),
                        (["--seed", "-1"], "--seed"), (["--frobnicate"], "unrecognized"),
                        # (the confirmation plays up to 3 settings a gap: 3 x 5 x 1600 games;
-                       # the AUTO HANDICAP study 5 gaps x 60 families x 40 matches)
-                       (["--seed", "600000000"], "--seed must be 0..536614711 for up to 256200"),
-                       (["--seed", "536614712"], "--seed must be 0..536614711 for up to 256200"),
-                       (["--seed", "536638712", "--confirm-games", "0"],
-                        "--seed must be 0..536638711 for up to 232200"),
-                       (["--seed", "536650712", "--confirm-games", "0", "--auto-families", "0"],
-                        "--seed must be 0..536650711 for up to 220200"),
+                       # the AUTO HANDICAP study 5 gaps x 60 families x 40 matches; the Long
+                       # Speed study 3 variants x (5 levels + 3 gaps x 2) x 1000 games)
+                       (["--seed", "600000000"], "--seed must be 0..536581711 for up to 289200"),
+                       (["--seed", "536581712"], "--seed must be 0..536581711 for up to 289200"),
+                       (["--seed", "536605712", "--confirm-games", "0"],
+                        "--seed must be 0..536605711 for up to 265200"),
+                       (["--seed", "536617712", "--confirm-games", "0", "--auto-families", "0"],
+                        "--seed must be 0..536617711 for up to 253200"),
+                       (["--seed", "536650712", "--confirm-games", "0", "--auto-families", "0",
+                         "--long-games", "0"], "--seed must be 0..536650711 for up to 220200"),
+                       (["--long-only", "--long-games", "0"], "--long-only with --long-games 0"),
+                       (["--long-games", "-1"], "must be 0.."),
                        (["--auto-families", "-1"], "must be 0.."),
                        (["--handicap-games", "-2"], "must be 0.."),
                        (["--confirm-games", "x"], "whole number")):
-        r = _run(*args, "--out", str(tmp_path), auto=None)
+        r = _run(*args, "--out", str(tmp_path), auto=None, long=None)
         assert r.returncode == 2 and word in r.stderr, (args, r.stderr)
         lines = r.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("make sim: error:"), r.stderr
@@ -534,7 +541,7 @@ def test_a_setting_off_the_band_is_followed_by_its_neighbour_towards_even():
 
 
 def test_help_names_the_handicap_study_options():
-    r = _run("--help", auto=None)
+    r = _run("--help", auto=None, long=None)
     assert r.returncode == 0, r.stderr
     text = " ".join(r.stdout.split())  # (argparse wraps to the terminal's width)
     assert "--confirm-games" in text and "off 45-55%" in text
@@ -563,3 +570,111 @@ def test_an_auto_family_moves_handicap_as_the_handheld_does():
     for (slower_won, ms, cards), nxt in zip(matches, matches[1:]):
         s.match_won(1 if slower_won else 0)
         assert (s.value("handicap_ms"), s.value("handicap")) == nxt[1:]
+
+
+# ---- the Long Speed study ----
+
+def test_the_long_plan_plays_each_variant_at_each_level_and_gap_with_fresh_seeds():
+    games = list(sim.long_plan(4, 100))
+    assert len(games) == sim.long_size(4) == 3 * (5 + 2 * 3) * 4
+    assert [g[2] for g in games] == list(range(100, 100 + len(games)))
+    assert [g[1] for g in games[::len(games) // 3]] == ["standard", "long-5", "long-6"]
+    assert sim.LONG_VARIANTS == ("standard", "long-5", "long-6")
+    assert [sim.VARIANTS[v].get("piles_per_row", 4) for v in sim.LONG_VARIANTS] == [4, 5, 6]
+    for variant in sim.LONG_VARIANTS:
+        mine = [g for g in games if g[1] == variant]
+        equal = [g for g in mine if g[0] == "long"]
+        assert [(g[3], g[4], g[5], g[6]) for g in equal[::4]] == [
+            (lv, lv, 0, 0) for lv in range(len(sim.LEVELS))]
+        gaps = [g for g in mine if g[0] == "long-gap"]
+        assert [g[5] or g[6] for g in gaps[::8]] == list(sim.LONG_GAPS_MS)
+        lv = sim.HANDICAP_LEVEL
+        for i, (_, _, _, la, lb, sa, sb, h, ms) in enumerate(gaps):
+            assert (la, lb, h, ms) == (lv, lv, 0, 0)  # both SHARP, no handicap of any kind
+            assert (sa, sb) == ((sa, 0) if i & 1 else (0, sb))  # the slower seat alternates
+    two = list(sim.long_plan(2, 1, levels=[2, 3]))
+    assert len(two) == sim.long_size(2, [2, 3]) == 3 * (2 + 2 * 3) * 2
+
+
+def _long_row(variant, study, level, length_s, covers, stalls, winner, slow_a=0, slow_b=0):
+    return {"study": study, "variant": variant, "level_a": level, "level_b": level,
+            "reaction_a_ms": 560 + slow_a, "reaction_b_ms": 560 + slow_b, "handicap": 0,
+            "length_ms": int(length_s * 1000), "covers": covers, "stalls": stalls,
+            "dead_deals": 0, "deadlock": 0, "winner": winner}
+
+
+def test_the_long_summary_counts_what_the_rows_say():
+    rows = [_long_row("long-6", "long", "QUICK", s, 30, 0, "A") for s in range(10, 20)]
+    rows += [_long_row("long-6", "long", "QUICK", 1800, 3, 0, "unfinished")]
+    rows += [_long_row("standard", "long", "QUICK", 60, 100, 10, "B")] * 4
+    # 25 ms: the slower bot (B, then A) wins 2 of 8; a draw is not a win
+    for i, w in enumerate("BAAAABBB"):
+        slow = (0, 25) if i < 4 else (25, 0)
+        rows.append(_long_row("long-6", "long-gap", "SHARP", 12, 30, 0, w, *slow))
+    rows.append(_long_row("long-6", "long-gap", "SHARP", 12, 30, 0, "draw", 0, 25))
+    s = sim.long_summary(rows)
+    assert list(s) == ["standard", "long-6"]  # (in LONG_VARIANTS order; long-5 played none)
+    q = s["long-6"]["levels"]["QUICK"]
+    assert q["games"] == 11 and q["unfinished"] == round(1 / 11, 4)
+    assert (q["length_s_p10"], q["length_s_median"], q["length_s_p90"]) == (11, 15, 19)
+    assert q["s_per_cover"] == round(sum(range(10, 20)) / 300, 3)  # the finished games only
+    assert q["stalls_mean"] == 0 and q["covers_mean"] == round(303 / 11, 2)
+    st = s["standard"]["levels"]["QUICK"]
+    assert st["stalls_mean"] == 10 and st["s_per_cover"] == 0.5  # (60 s less 10 stalls of 1 s)
+    assert st["unfinished"] == 0 and s["standard"]["slower_wins"] == {}
+    g = s["long-6"]["slower_wins"]["25"]
+    assert (g["games"], g["slower_wins"]) == (9, round(2 / 9, 4))
+    assert g["low"] < g["slower_wins"] < g["high"]
+    assert (g["low"], g["high"]) == tuple(round(x, 4) for x in sim.wilson(2, 9))
+    assert sim.long_summary([]) == {}
+
+
+def test_a_small_long_study_is_plausible_and_long_speed_stalls_less():
+    s = sim.long_study(8, 5000, jobs=1)
+    assert list(s) == list(sim.LONG_VARIANTS)
+    for variant, v in s.items():
+        assert list(v["levels"]) == sim.LEVEL_NAMES
+        assert list(v["slower_wins"]) == [str(g) for g in sim.LONG_GAPS_MS]
+        for c in v["levels"].values():
+            assert c["games"] == 8
+            assert 0 < c["length_s_p10"] <= c["length_s_median"] <= c["length_s_p90"]
+            assert c["covers_mean"] >= 20  # (at least one player's 26 cards less a row)
+        for c in v["slower_wins"].values():
+            assert c["games"] == 16 and c["low"] <= c["slower_wins"] <= c["high"]
+        # slower bots spend longer on a cover, whatever the piles
+        per = [c["s_per_cover"] for c in v["levels"].values()]
+        assert per == sorted(per, reverse=True), (variant, per)
+    stalls = {v: _mean_of(s[v]["levels"], "stalls_mean") for v in s}
+    covers = {v: _mean_of(s[v]["levels"], "covers_mean") for v in s}
+    # Two more piles a row: a match nearly always, so hardly a stall and fewer covers
+    assert stalls["standard"] > 3 > 1 > stalls["long-5"] >= stalls["long-6"] - 0.2
+    assert covers["standard"] > covers["long-5"] > covers["long-6"]
+
+
+def _mean_of(levels, key):
+    return sum(c[key] for c in levels.values()) / len(levels)
+
+
+def test_long_only_plays_the_whole_study_long_speed_games(tmp_path):
+    common = ("--games", "1", "--levels", "SHARP", "--variants", "standard",
+              "--handicap-games", "2", "--confirm-games", "2", "--seed", "9", "--jobs", "2")
+    whole, alone = tmp_path / "whole", tmp_path / "alone"
+    r = _run(*common, "--out", str(whole), long="3")
+    assert r.returncode == 0, r.stderr
+    r2 = _run(*common, "--out", str(alone), "--long-only", long="3")
+    assert r2.returncode == 0, r2.stderr
+    w = json.loads((whole / "summary.json").read_text())
+    a = json.loads((alone / "summary.json").read_text())
+    assert a["long"] == w["long"] and a["games"] == sim.long_size(3)
+    assert set(a) == {"long", "games", "games_per_second", "interrupted"}
+    assert not (alone / "games.csv").exists()  # (the other studies are not played)
+    for d in (whole, alone):
+        assert (d / "long_speed.png").stat().st_size > 5000
+    # its printed lines are the whole study's
+    lines = [x for x in r2.stdout.splitlines() if x.startswith(("standard ", "long-"))]
+    assert len(lines) == 3 * (len(sim.LEVELS) + 1) and all(x in r.stdout for x in lines)
+    # the seeds after the AUTO HANDICAP study's: the last game's plan, replayed
+    scan = sim.plan_size(1, [3], ["standard"], 2)
+    seed = 9 + scan + sim.CONFIRM_TRIES * 5 * 2 + 5 * 1 * sim.AUTO_MATCHES
+    last = list(sim.long_plan(3, seed))[-1]
+    assert last[:2] == ("long-gap", "long-6") and last[2] == seed + sim.long_size(3) - 1

@@ -8,14 +8,19 @@ by each time handicap the handheld offers (firmware/settings.py's handicap_ms ch
 and when it is dealt 0 to 8 more cards; then, for each gap, the delay closest to even is
 played again with new games (--confirm-games), and the next setting towards even if it
 falls outside 45-55% (three at most): that is the figure reported, with its 95% interval.
-Last, AUTO HANDICAP at work (--auto-families): "families" of 40 one-game matches from
+Then AUTO HANDICAP at work (--auto-families): "families" of 40 one-game matches from
 EVEN, HANDICAP moved after each by the handheld's own Settings.match_won (summary only).
+Last, Long Speed (--long-games): the standard game and Long Speed with 5 and 6 piles a
+row, between two bots of each level, and SHARP against SHARP slowed by 25, 50 and 100 ms:
+game length, stalls and the slower bot's win rate (summary and long_speed.png only;
+--long-only plays it alone, from the seeds the whole study gives it).
 The games are played on every core (--jobs), each game from its own seed, so the rows
 are the same, in the same order, whatever the number of processes. An interrupted run
 keeps every row written so far.
 
     python -m tools.sim                      # the standard study, into sim-out/
     python -m tools.sim --games 200 --out /tmp/s --levels QUICK,SHARP --variants standard
+    python -m tools.sim --long-only --jobs 2  # the standard study's Long Speed figures
 """
 import argparse
 import csv
@@ -800,6 +805,188 @@ def auto_study(families, seed, jobs=1):
     return summary
 
 
+LONG_VARIANTS = ("standard", "long-5", "long-6")  # the Long Speed study's games
+LONG_GAPS_MS = (25, 50, 100)  # its reaction gaps (the handicap study's smaller ones)
+
+
+def long_size(games, levels=None):
+    """How many games long_plan() yields."""
+    n = len(LEVELS) if levels is None else len(levels)
+    return len(LONG_VARIANTS) * (n + 2 * len(LONG_GAPS_MS)) * games
+
+
+def long_plan(games, seed, levels=None):
+    """The Long Speed study's games, in plan()'s form, a seed each from seed on: for the
+    standard game and Long Speed with 5 and 6 piles a row, games between two bots of each
+    level (study "long"), then twice as many per reaction gap (study "long-gap"): both
+    bots SHARP, one slowed by the gap, the faster one in seat A for an even game and in
+    seat B for an odd one, no handicap."""
+    levels = range(len(LEVELS)) if levels is None else levels
+    s = seed
+    for variant in LONG_VARIANTS:
+        for lv in levels:
+            for _ in range(games):
+                yield ("long", variant, s, lv, lv, 0, 0, 0, 0)
+                s += 1
+        for gap in LONG_GAPS_MS:
+            for i in range(2 * games):
+                sa, sb = (gap, 0) if i & 1 else (0, gap)
+                yield ("long-gap", variant, s, HANDICAP_LEVEL, HANDICAP_LEVEL, sa, sb, 0, 0)
+                s += 1
+
+
+def long_summary(rows):
+    """{variant: {"levels": {level: figures}, "slower_wins": {gap ms: figures}}} from the
+    Long Speed study's rows. A level's figures: its games, the median game length and
+    its 10th and 90th percentiles (s), and per game the mean stalls (dead deals
+    included), dead deals, covers, deadlocks; the share of games unfinished after 30
+    simulated minutes (counted at that length); and the seconds of play a cover (the
+    finished games' length less their stalls' pauses, over their covers). A gap's: its
+    games, the slower bot's win rate (draws and unfinished games are not wins) and its
+    95% interval."""
+    out = {}
+    for variant in LONG_VARIANTS:
+        levels, gaps = {}, {}
+        for lv in LEVEL_NAMES:
+            vr = [r for r in rows if r["study"] == "long" and r["variant"] == variant
+                  and r["level_a"] == lv]
+            if not vr:
+                continue
+            secs = [r["length_ms"] / 1000 for r in vr]
+            done = [r for r in vr if r["winner"] != "unfinished"]
+            covers = sum(r["covers"] for r in done)
+            played = sum(r["length_ms"] - r["stalls"] * _STALL_MS for r in done) / 1000
+            levels[lv] = {
+                "games": len(vr),
+                "length_s_median": round(_pct(secs, 0.5), 2),
+                "length_s_p10": round(_pct(secs, 0.1), 2),
+                "length_s_p90": round(_pct(secs, 0.9), 2),
+                "stalls_mean": round(_mean([r["stalls"] for r in vr]), 2),
+                "dead_deals_mean": round(_mean([r["dead_deals"] for r in vr]), 2),
+                "covers_mean": round(_mean([r["covers"] for r in vr]), 2),
+                "deadlock_rate": round(_mean([r["deadlock"] for r in vr]), 4),
+                "unfinished": round((len(vr) - len(done)) / len(vr), 4),
+                "s_per_cover": round(played / max(covers, 1), 3),
+            }
+        cells = _slower_wins([r for r in rows if r["variant"] == variant], "long-gap",
+                             "handicap")
+        for gap in sorted(cells):
+            w, n = cells[gap][0]
+            low, high = wilson(w, n)
+            gaps[str(gap)] = {"games": n, "slower_wins": round(w / n, 4),
+                              "low": round(low, 4), "high": round(high, 4)}
+        if levels or gaps:
+            out[variant] = {"levels": levels, "slower_wins": gaps}
+    return out
+
+
+_STALL_MS = Rules().stall_ms  # the pause of a stall (the study plays the default rules)
+
+
+def long_study(games, seed, jobs=1):
+    """The Long Speed study's figures (long_summary()) from games a variant and level
+    (twice as many a gap), from seed on; its rows are not written."""
+    total = long_size(games)
+    rows = list(_rows(long_plan(games, seed), jobs, chunk_size(total, jobs)))
+    return long_summary(rows)
+
+
+def print_long(long):
+    """The Long Speed study's lines of the printed summary."""
+    for variant, v in long.items():
+        for lv, c in v["levels"].items():
+            print("%-8s %-9s %5d games  length median %5.1f s (10-90%%: %5.1f-%5.1f)  "
+                  "stalls %5.2f  covers %5.1f  %.2f s of play a cover%s"
+                  % (variant, lv, c["games"], c["length_s_median"], c["length_s_p10"],
+                     c["length_s_p90"], c["stalls_mean"], c["covers_mean"], c["s_per_cover"],
+                     "  unfinished %.2f%%" % (100 * c["unfinished"]) if c["unfinished"]
+                     else ""))
+        if v["slower_wins"]:
+            print("%-8s SHARP against SHARP slowed: slower wins %s" % (variant, "  ".join(
+                "%s ms %.1f%% (95%%: %.1f-%.1f%%)" % (gap, 100 * c["slower_wins"],
+                                                     100 * c["low"], 100 * c["high"])
+                for gap, c in v["slower_wins"].items())))
+
+
+def plot_long(long, out_dir):
+    """long_speed.png: the Long Speed study's game length by level and the slower bot's
+    win rate by gap, for each variant; returns its path."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, (ax, gaps) = plt.subplots(1, 2, figsize=(11, 4.2),
+                                   gridspec_kw={"width_ratios": (3, 2)})
+    names = {"standard": "standard (4 a row)", "long-5": "Long Speed, 5 a row",
+             "long-6": "Long Speed, 6 a row"}
+    width = 0.8 / max(len(long), 1)
+    for i, (variant, v) in enumerate(long.items()):
+        lvs = list(v["levels"])
+        xs = [LEVEL_NAMES.index(lv) + (i - (len(long) - 1) / 2) * width for lv in lvs]
+        med = [v["levels"][lv]["length_s_median"] for lv in lvs]
+        lo = [m - v["levels"][lv]["length_s_p10"] for m, lv in zip(med, lvs)]
+        hi = [v["levels"][lv]["length_s_p90"] - m for m, lv in zip(med, lvs)]
+        stalls = _mean([v["levels"][lv]["stalls_mean"] for lv in lvs])
+        bars = ax.bar(xs, med, width, yerr=[lo, hi], capsize=2, error_kw={"lw": 0.8},
+                      label="%s: %.1f stalls a game" % (names.get(variant, variant), stalls))
+        ds = [int(g) + (i - (len(long) - 1) / 2) * 2 for g in v["slower_wins"]]  # (apart)
+        cs = list(v["slower_wins"].values())
+        y = [100 * c["slower_wins"] for c in cs]
+        gaps.errorbar(ds, y, yerr=[[a - 100 * c["low"] for a, c in zip(y, cs)],
+                                   [100 * c["high"] - a for a, c in zip(y, cs)]],
+                      fmt="o-", ms=4, capsize=3, color=bars.patches[0].get_facecolor(),
+                      label=names.get(variant, variant))
+    ax.set_xticks(range(len(LEVEL_NAMES)))
+    ax.set_xticklabels(LEVEL_NAMES, fontsize=8)
+    ax.set_ylabel("game length, simulated s: median, bar 10-90%")
+    ax.set_title("two bots of the same level (stalls: the mean over the levels)", fontsize=9)
+    ax.legend(fontsize=8)
+    gaps.set_xticks(list(LONG_GAPS_MS))
+    gaps.set_xlabel("reaction gap, ms (both %s, one slowed)" % LEVEL_NAMES[HANDICAP_LEVEL])
+    gaps.set_ylabel("slower bot's win rate, % (95% interval)")
+    gaps.set_ylim(-1, 50)
+    gaps.legend(fontsize=8)
+    some = next(iter(long.values()), None)
+    games = [c["games"] for c in some["levels"].values()][:1] if some else []
+    g_games = [c["games"] for c in some["slower_wins"].values()][:1] if some else []
+    fig.suptitle("Long Speed against the standard game: %s games a level, %s a gap"
+                 % (games[0] if games else 0, g_games[0] if g_games else 0), fontsize=10)
+    fig.tight_layout()
+    path = os.path.join(out_dir, "long_speed.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+LONG_GAMES = 1000  # --long-games: its default
+
+
+def _long(args, seed):
+    """The Long Speed study of main(), from seed on: (its figures, interrupted)."""
+    print("Long Speed study: %d games (%d a variant and level, %d a variant and gap)" % (
+        long_size(args.long_games), args.long_games, 2 * args.long_games), file=sys.stderr)
+    try:
+        return long_study(args.long_games, seed, args.jobs), False
+    except KeyboardInterrupt:
+        return {}, True
+
+
+def _long_only(args, seed):
+    """main() with --long-only: the Long Speed study alone, from seed on."""
+    t0 = time.monotonic()
+    long, interrupted = _long(args, seed)
+    summary = {"long": long, "games": long_size(args.long_games) if long else 0,
+               "games_per_second": round(long_size(args.long_games) / max(
+                   time.monotonic() - t0, 1e-9)) if long else 0,
+               "interrupted": interrupted}
+    with open(os.path.join(args.out, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    paths = [plot_long(long, args.out)] if long and not args.no_plots else []
+    print_long(long)
+    print("%d games/s; wrote summary.json%s" % (summary["games_per_second"], "".join(
+        ", " + os.path.basename(p) for p in paths)))
+    return 130 if interrupted else 0
+
+
 def main(argv=None):
     from tools.cli import Parser, bounded
     ap = Parser(prog="make sim", description=__doc__.splitlines()[0])
@@ -824,6 +1011,15 @@ def main(argv=None):
                     help="AUTO HANDICAP study: families per reaction gap, each %d one-game "
                          "matches from EVEN with AUTO HANDICAP on (default 60; 0 leaves it "
                          "out)" % AUTO_MATCHES)
+    ap.add_argument("--long-games", type=bounded(0, 10 ** 5), default=LONG_GAMES,
+                    help="Long Speed study: games per level for the standard game and Long "
+                         "Speed with 5 and 6 piles a row, twice as many per reaction gap "
+                         "(%s ms; default %d; 0 leaves it out)"
+                         % (", ".join(map(str, LONG_GAPS_MS)), LONG_GAMES))
+    ap.add_argument("--long-only", action="store_true",
+                    help="play only the Long Speed study, from the seeds the whole study "
+                         "with the same options gives it (so its figures are that study's); "
+                         "summary.json then holds only them, and the plot is long_speed.png")
     ap.add_argument("--seed", type=int, default=1, help="first game's seed (default 1)")
     ap.add_argument("--out", default="sim-out", help="output directory (default sim-out)")
     ap.add_argument("--no-plots", action="store_true", help="CSV and summary only")
@@ -836,14 +1032,20 @@ def main(argv=None):
     total = scan + confirm  # (the confirmation's first round; more if one is off the band)
     most = scan + CONFIRM_TRIES * confirm  # (its games from seed + scan on)
     auto_games = len(GAPS_MS) * args.auto_families * AUTO_MATCHES  # (from seed + most on)
-    top = (SEED_MAX - 2) // 2 - (most + auto_games - 1)  # the last bots: 2 * seed + 1, + 2
+    long_games = long_size(args.long_games)  # (from seed + most + auto_games on)
+    seeds = most + auto_games + long_games
+    top = (SEED_MAX - 2) // 2 - (seeds - 1)  # the last bots: 2 * seed + 1, + 2
     if not 0 <= args.seed <= top:
         ap.error("--seed must be 0..%d for up to %d games (the bots' seeds must stay "
-                 "below 2**30)" % (top, most + auto_games))
+                 "below 2**30)" % (top, seeds))
+    if args.long_only and not args.long_games:
+        ap.error("--long-only with --long-games 0 plays nothing")
     try:
         os.makedirs(args.out, exist_ok=True)
     except OSError as e:
         ap.error("cannot create --out %s: %s" % (args.out, e))
+    if args.long_only:
+        return _long_only(args, args.seed + most + auto_games)
     csv_path = os.path.join(args.out, "games.csv")
     games = plan(args.games, args.levels, args.variants, args.seed, args.handicap_games)
     print("%d games on %d process%s -> %s%s" % (
@@ -887,10 +1089,16 @@ def main(argv=None):
         except KeyboardInterrupt:
             interrupted = True
     summary["auto"] = auto
+    long = {}
+    if args.long_games and not interrupted:
+        long, interrupted = _long(args, args.seed + most + auto_games)
+    summary["long"] = long
     summary["interrupted"] = interrupted
     with open(os.path.join(args.out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
     paths = [] if args.no_plots or not rows else plot(rows, summary, args.out)
+    if long and not args.no_plots:
+        paths.append(plot_long(long, args.out))
     for name, v in summary["variants"].items():
         print("%-15s %5d games  length median %5.1f s (10-90%%: %5.1f-%5.1f)  stalls %5.1f  "
               "deadlocks %5.2f%%  A/B/draw %4.1f/%4.1f/%4.1f%%%s"
@@ -911,6 +1119,7 @@ def main(argv=None):
                   gap, 100 * a["slower_wins_first"], AUTO_SETTLED, 100 * a["slower_wins_after"],
                   AUTO_SETTLED + 1, AUTO_MATCHES, 100 * a["after_interval"][0],
                   100 * a["after_interval"][1], a["ms_median_after"]))
+    print_long(long)
     print("%d games/s; wrote %s, summary.json%s" % (summary["games_per_second"], csv_path,
           "".join(", " + os.path.basename(p) for p in paths)))
     return 130 if interrupted else 0
