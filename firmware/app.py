@@ -106,7 +106,10 @@ class App:
 
     def step(self) -> None:
         """One main-loop pass: the keys' meanings, then time, each to the screen on show."""
-        hw, keys, ev, events = self.hw, self.filter, self.event, self.hw.keys.events
+        hw = self.hw
+        keys = self.filter  # (one name a line: a tuple of four is built on the heap)
+        ev = self.event
+        events = hw.keys.events
         now = hw.ticks_ms()
         while events.get_into(ev):
             if keys.feed(ev.key_number, ev.pressed, ev.timestamp):
@@ -114,10 +117,11 @@ class App:
         if events.overflowed:
             events.clear()
             self._key(keys.lost(), now)
-        while keys.update(now):
-            self._key(keys.meaning, now)
-        if not keys.asleep:
-            self._act(self.screen.advance(now))
+        while (keys.held or keys.booting) and keys.update(now):  # (a call only when it can
+            self._key(keys.meaning, now)  # say something: a pass in play is short)
+        action = _NOTHING if keys.asleep else self.screen.advance(now)
+        if action != _NOTHING:
+            self._act(action)
         self._maybe_sleep(now)
         self.sound.update(now)
         if self.kit.changes:
