@@ -156,8 +156,8 @@ class Bot:
         if aim > 0:
             mask &= aim
             self._aim = 0
-        elif aim:
-            mask = ~mask & ((1 << n) - 1)  # the piles that cannot be covered
+        elif aim:  # a foul: a pile that cannot be covered (if every one can, it covers)
+            mask = (~mask & ((1 << n) - 1)) or mask
         if g._held[0]:
             mask &= ~_held(g, self.player)  # (and not its own presses still to land)
         if not mask:

@@ -1,5 +1,5 @@
 """The computer player: legal calls only, reproducible, stronger levels win, sensible plays."""
-from engine import Game, Rules, A, B, COVERED, FOUL, PLAY, GAME_OVER
+from engine import Game, Rules, A, B, DRAW, COVERED, FOUL, PLAY, GAME_OVER
 from engine.bot import Bot, LEVELS, play_out
 from enginetest import stacked, state, raises
 
@@ -147,3 +147,15 @@ def test_a_held_bot_presses_the_partner_of_its_match_at_hand_speed():
     assert bot.presses == 2 and t - first < 400  # before its first cover has landed
     g.tick(t + 400)
     assert g.deck_size(A) == 0
+
+
+def test_bots_that_mean_to_foul_when_every_pile_can_be_covered_cover_instead():
+    """A bot that has decided to foul finds no pile to foul on when every pile can be
+    covered: it covers then, rather than wait for a change that two such bots never make
+    (this six-a-row game of two LIGHTNING bots stood still for good before)."""
+    seed = 266622
+    g = Game(Rules(piles_per_row=6), seed)
+    g.start(0)
+    a, b = Bot(g, 0, 4, 2 * seed + 1), Bot(g, 1, 4, 2 * seed + 2)
+    assert play_out(g, a, b, 1800000) > 0
+    assert g.phase == GAME_OVER and g.game_result in (A, B, DRAW)
