@@ -196,9 +196,9 @@ class App:
 
     def _menu(self, action: int) -> None:
         """Close the screen on show for the main menu; a screen's code leaves the heap."""
-        screen = self.screen
-        if screen is self.howto and self.howto is not None:  # the main menu as it was left
-            self.howto.close()
+        screen, howto = self.screen, self.howto
+        if howto is not None and screen is howto:  # the main menu as HOW TO PLAY found it
+            howto.close()
             self.howto = None
             self.screen = self.menus
             self.menus.draw()

@@ -30,7 +30,7 @@ except ImportError:
 
 # What a meaning is (Meaning.what). Private constants, folded by the compiler: each name the
 # board keeps costs a place among its interned names, which are few. The screens that read
-# one define it again with the same value (tests/test_keyfilter.py checks that they agree).
+# one define it again with the same value (tests/test_code_layout.py checks that they agree).
 _PRESS = const(1)  # a key went down: a pile button (player >= 0) or MENU (player -1)
 _RELEASE = const(2)  # a key came up
 _BOUNCE = const(3)  # a key down again within _BOUNCE_MS of its release: the same press
@@ -60,11 +60,12 @@ class Meaning:
 
     def fill(self, key: int, role: int, n: int) -> bool:
         """What a key with this role is, in a row of n piles; True for MENU."""
-        menu = nav_of(role) == BACK  # MENU, as the key map decodes it
+        nav = nav_of(role)
+        menu = nav == BACK  # MENU, as the key map decodes it
         self.key = key
         self.player = -1 if menu else player_of(role)
         self.pile = pile_of(role, n)
-        self.nav = nav_of(role)
+        self.nav = nav
         return menu
 
 

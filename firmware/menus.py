@@ -6,7 +6,7 @@ the second DOWN, the third LEFT (previous value), the fourth RIGHT (next value, 
 the item). MENU goes back. The app turns the page to face whoever pressed last.
 
 Menus draws its pages and changes the settings it shows; what only the app can do (deal a
-match, save, pause, quit) it asks for: key() returns an action (firmware/actions.py),
+match, save, pause, quit) it asks for: key() returns an action (firmware/__init__.py),
 which the app carries out.
 """
 from firmware import lang
