@@ -96,6 +96,8 @@ class App:
         self.restarting = False
         self.apply_settings()
         hw.keys.reset()  # keys held at power-up report as pressed: MENU opens the self-test
+        if hw.menu_keys is not None:
+            hw.menu_keys.reset()
         self._act(_TO_MENU)
         hw.console("ready: " + firmware.free())
 
@@ -117,6 +119,12 @@ class App:
         if events.overflowed:
             events.clear()
             self._key(keys.lost(), now)
+        menu = hw.menu_keys  # the matrix build's MENU, on a scanner of its own
+        if menu is not None:
+            events = menu.events
+            while events.get_into(ev):
+                if keys.feed(keys.menu_key, ev.pressed, ev.timestamp):
+                    self._key(keys.meaning, ev.timestamp)
         while (keys.held or keys.booting) and keys.update(now):  # (a call only when it can
             self._key(keys.meaning, now)  # say something: a pass in play is short)
         action = _NOTHING if keys.asleep else self.screen.advance(now)

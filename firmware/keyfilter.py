@@ -16,7 +16,7 @@ rules are for contacts.
 """
 from engine.ticks import ticks_diff
 from firmware import lang
-from hardware.keymap import (BACK, KEY_COUNT, MENU_KEY, ROLE_MENU, ROLE_NONE, key_bit,
+from hardware.keymap import (BACK, ROLE_MENU, ROLE_NONE, key_bit,
                              nav_of, pile_of, player_of, role_of)
 from hardware.seats import PILE_CHOICES
 
@@ -76,7 +76,7 @@ class KeyFilter:
                  console: "Callable[[str], None]") -> None:
         self.keymap = keymap
         self.meaning = Meaning()
-        self.n = PILE_CHOICES[0]  # piles a row of the match being played (Meaning.pile)
+        self.n = PILE_CHOICES[0][0]  # piles a row of the match being played (Meaning.pile)
         self.woke = woke  # the board woke from deep sleep: MENU's press was the waking one
         self.console = console
         self.started = now
@@ -84,8 +84,9 @@ class KeyFilter:
         self.asleep = False  # set by the app while the screen is off
         self.last_input = now
         self.held = 0  # bit per key number: down now
-        self.down_at = [0] * KEY_COUNT
-        self.up_at = [0] * KEY_COUNT
+        self.menu_key = len(keymap) - 1  # MENU is the last key of either build's map
+        self.down_at = [0] * len(keymap)
+        self.up_at = [0] * len(keymap)
         self.settling = 0  # bit per key number: released, and a press now would be a bounce
         self.stuck = 0  # bit per key number: held too long or since power-up; ignored
         self.menu_used = 0  # MENU's press: 0 nothing said yet, 1 _HOLD said, 2 both (or none)
@@ -164,10 +165,11 @@ class KeyFilter:
         if not self.held:
             return False
         m = self.meaning
-        menu = key_bit(MENU_KEY)
+        menu_key = self.menu_key
+        menu = key_bit(menu_key)
         held = self.held & ~self.stuck & ~menu  # MENU is held on purpose
         if held:
-            for key in range(KEY_COUNT):
+            for key in range(menu_key):
                 bit = key_bit(key)
                 if held & bit and ticks_diff(now, self.down_at[key]) >= _HELD_MS:
                     self.stuck |= bit
@@ -175,11 +177,11 @@ class KeyFilter:
                     m.note = lang.words.KEY_HELD
                     return True
         if self.held & menu and self.menu_used < 2:
-            down = ticks_diff(now, self.down_at[MENU_KEY])
+            down = ticks_diff(now, self.down_at[menu_key])
             if down >= (_EXIT_HOLD_MS if self.menu_used else _PAUSE_HOLD_MS):
                 m.what = _LONG if self.menu_used else _HOLD
                 m.note = None
-                m.fill(MENU_KEY, ROLE_MENU, 0)
+                m.fill(menu_key, ROLE_MENU, 0)
                 self.menu_used += 1
                 return True
         return False

@@ -35,14 +35,19 @@ def wait_for_key(hw: "Target", screen: "ErrorScreen | None") -> None:
     keys.booting = False  # (not a power-up: the key that moves on may come at once)
     event = hw.Event()
     events = hw.keys.events
+    queues = [events]
+    if hw.menu_keys is not None:  # the matrix build's MENU, on a scanner of its own
+        queues.append(hw.menu_keys.events)
     while not hw.stop_requested():
         hw.feed()
-        while events.get_into(event):
-            t = event.timestamp
-            if keys.feed(event.key_number, event.pressed, t):
-                m = keys.meaning
-                if screen.key(m, t) if screen is not None else m.what == _PRESS:
-                    return
+        for queue in queues:
+            while queue.get_into(event):
+                t = event.timestamp
+                key = event.key_number if queue is events else keys.menu_key
+                if keys.feed(key, event.pressed, t):
+                    m = keys.meaning
+                    if screen.key(m, t) if screen is not None else m.what == _PRESS:
+                        return
         if screen is not None:
             screen.advance(hw.ticks_ms())
         hw.idle()

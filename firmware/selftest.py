@@ -11,8 +11,11 @@ import displayio
 from engine.ticks import ticks_add, ticks_diff
 from firmware import lang, sound
 from firmware.ui import W, H, LINE_CHARS, TextLine, outline
-from hardware.keymap import BACK, KEY_COUNT, is_far, nav_of, place_of, player_of, role_of
-from hardware.seats import PILES_A_ROW, column
+from hardware.keymap import (BACK, KEY_COUNT, ROLE_NONE, is_far, nav_of, place_of,
+                             player_of, role_of)
+from hardware.seats import KEYS_A_ROW, column
+
+_ROW_KEYS = KEYS_A_ROW[0]
 
 try:
     from micropython import const
@@ -36,7 +39,7 @@ _LONG = const(5)
 _BOX_W = 12
 _BOX_H = 6
 _GAP = 4
-_LEFT = (W - PILES_A_ROW * _BOX_W - (PILES_A_ROW - 1) * _GAP) // 2
+_LEFT = (W - _ROW_KEYS * _BOX_W - (_ROW_KEYS - 1) * _GAP) // 2
 # Rows of boxes from the top of the box (B's end) to the bottom (A's end).
 _ROW_Y = {"B near": 17, "B far": 25, "A far": 39, "A near": 47}
 _PATTERN_MS = 1200
@@ -45,12 +48,12 @@ _PATTERN_MS = 1200
 def key_box(key: int) -> tuple[int, int]:
     """(x, y) of a key's box in the picture: where the button sits on the handheld."""
     role = role_of(key)
-    if role > 15:  # MENU, on the side
+    if nav_of(role) == BACK:  # MENU, on the side
         return W - _BOX_W - 2, 32
     player = player_of(role)
     row = ("B far" if is_far(role) else "B near") if player else \
         ("A far" if is_far(role) else "A near")
-    i = column(player, place_of(role), PILES_A_ROW)
+    i = column(player, place_of(role), _ROW_KEYS)
     return _LEFT + i * (_BOX_W + _GAP), _ROW_Y[row]
 
 
@@ -61,7 +64,7 @@ def describe(key: int) -> str:
     w = lang.words
     if nav_of(role) == BACK:
         return "MENU"
-    if role > 15:
+    if role == ROLE_NONE:
         return w.KEY % key
     return "%s %s %d" % ("AB"[player_of(role)], w.FAR if is_far(role) else w.NEAR,
                          place_of(role) + 1)

@@ -16,7 +16,9 @@ step, to 500 ms; then 2 cards more a step, to 8. Steps of 5 ms: the sim's win ra
 """
 from engine import Rules
 from firmware import lang
-from hardware.seats import PILE_CHOICES
+from hardware.seats import PILE_CHOICES as _BY_BUILD
+
+_PILES_OFFERED = _BY_BUILD[0]
 
 try:
     from micropython import const
@@ -31,7 +33,7 @@ PRESET = 255  # the record's LANGUAGE until one is chosen: settings.toml's CS_LA
 # language: FIELDS in firmware/lang_en.py (and the others), in this order.
 FIELDS = (
     ("wins", (1, 2, 3, 4, 5), 1),
-    ("piles", PILE_CHOICES, 0),
+    ("piles", _PILES_OFFERED, 0),
     ("lockout", (400, 200, 800, 0), 0),
     ("match_by", (0, 1, 2), 0),
     ("doubles", (0, 1), 0),

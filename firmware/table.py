@@ -12,7 +12,9 @@ import displayio
 from engine.ticks import ticks_add, ticks_diff
 from firmware import glyphs
 from firmware.ui import W, CELL_H, LINE_CHARS, Cell, TextLine, Banner, outline, underline
-from hardware.seats import PILES_A_ROW, column
+from hardware.seats import KEYS_A_ROW, column
+
+_SHOWN = KEYS_A_ROW[0]
 
 try:
     from micropython import const
@@ -45,7 +47,7 @@ class Table:
         self.bg = displayio.Bitmap(W, 64, 2)
         self.group.append(kit.grid(self.bg, W, 64))
         self.cells = []
-        for _ in range(2 * PILES_A_ROW):
+        for _ in range(2 * _SHOWN):
             c = Cell(kit)
             self.cells.append(c)
             self.group.append(c.rank)
@@ -69,16 +71,16 @@ class Table:
 
     def layout(self, n: int) -> None:
         """Arrange n piles per row and draw the card outlines."""
-        if n > PILES_A_ROW:  # (the rules allow 6)
+        if n > _SHOWN:  # (the rules allow 6)
             raise ValueError("piles_per_row: the handheld shows at most %d a row, not %d"
-                             % (PILES_A_ROW, n))
+                             % (_SHOWN, n))
         self.n = n
         self.version = -1
         w = W // n
         self.cell_w = w
         self.bg.fill(0)  # (the self-test borrows bg: everything is drawn anew)
         self.hint_mask = 0
-        for i in range(2 * PILES_A_ROW):
+        for i in range(2 * _SHOWN):
             cell = self.cells[i]
             if i >= 2 * n:
                 cell.rank.hidden = True

@@ -20,7 +20,7 @@ def _check(setting: tuple, value: object, pin_of: "Callable[[str], object]") -> 
         if not isinstance(value, str):
             return None
         names = [n.strip() for n in value.split(",")]
-        if len(names) != 8 or not all(pin_of(n) for n in names):
+        if len(names) != allowed[0] or not all(pin_of(n) for n in names):
             return None
         return ",".join(names)
     if kind == "word":
@@ -81,12 +81,23 @@ def read(getenv: "Callable[[str], object]", pin_of: "Callable[[str], object]",
 
 
 def all_pins(values: dict) -> list[str]:
-    """Every pin the handheld uses: the 17 keys, then SDA, SCL and the piezo."""
-    return key_pins(values) + [values["CS_I2C_SDA"], values["CS_I2C_SCL"], values["CS_PIEZO"]]
+    """Every pin the handheld's build uses: its key pins, then SDA, SCL and the piezo."""
+    if values["CS_KEYS"] == "matrix":
+        rows, columns = matrix_pins(values)
+        keys = rows + columns + [values["CS_MENU"]]
+    else:
+        keys = key_pins(values)
+    return keys + [values["CS_I2C_SDA"], values["CS_I2C_SCL"], values["CS_PIEZO"]]
 
 
 def key_pins(values: dict) -> list[str]:
-    """The 17 key pins in key-number order (A near, A far, B near, B far, MENU)."""
+    """The direct build's 17 key pins in key-number order (A near, A far, B near, B far,
+    MENU)."""
     pins = values["CS_KEYS_A"].split(",") + values["CS_KEYS_B"].split(",")
     pins.append(values["CS_MENU"])
     return pins
+
+
+def matrix_pins(values: dict) -> "tuple[list[str], list[str]]":
+    """The matrix build's row pins (A near, A far, B far, B near) and column pins."""
+    return values["CS_MATRIX_ROWS"].split(","), values["CS_MATRIX_COLUMNS"].split(",")

@@ -83,6 +83,12 @@ class Target(Protocol):
         ...
 
     @property
+    def menu_keys(self) -> KeyScanner | None:
+        """The matrix build's MENU, on a pin and a scanner of its own (its key 0 is the
+        keymap's last key); None on the direct build, where MENU is in keys."""
+        ...
+
+    @property
     def keymap(self) -> bytes:
         """Key number -> role (hardware/keymap.py)."""
         ...

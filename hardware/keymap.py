@@ -1,13 +1,19 @@
 """What each key means, decided here once: key numbers to roles, roles to players, rows,
-places, piles and menu moves, and the keys' names.
+places, piles and menu moves.
 
-Each player has eight buttons mirroring the two rows as seen from their own seat: the
-near row is their own row, left to right from their seat; the far row is the opponent's
-row, also left to right as they see it. Key numbers follow the scanner's pin order:
-0-3 A near, 4-7 A far, 8-11 B near, 12-15 B far, 16 MENU. Role byte for a pile button:
-player << 3 | far << 2 | place; ROLE_MENU for MENU; ROLE_NONE for an unmapped key.
-In the menus a row's buttons, near or far alike, are UP, DOWN, LEFT and RIGHT from the
-player's own left, and MENU is BACK.
+Each player has a near row of buttons (their own piles, left to right from their seat)
+and a far row (the opponent's piles, also left to right as they see them). There are two
+builds (hardware/seats.py):
+- the direct build, a pin per key: 4 places a row; key numbers follow the scanner's pin
+  order, 0-3 A near, 4-7 A far, 8-11 B near, 12-15 B far, 16 MENU (KEYMAP);
+- the matrix build (Long Speed): 6 places a row on a 4 x 6 keypad.KeyMatrix, key number =
+  row x 6 + column; rows 0 A near, 1 A far, 2 B far, 3 B near; a column is a place on the
+  glass from A's left, so one column wire runs straight across the box (B's place p is
+  column 5 - p); MENU, on a pin of its own, is key 24 (MATRIX_KEYMAP).
+MENU is the last key of either map. Role byte for a pile button:
+player << 4 | far << 3 | place; ROLE_MENU for MENU; ROLE_NONE for an unmapped key.
+In the menus a row's first four buttons, near or far alike, are UP, DOWN, LEFT and RIGHT
+from the player's own left, and MENU is BACK.
 
 The keys' names (A0, Bf3, MENU) are in hardware/keynames.py: the board never imports
 them, so they cost its heap nothing.
@@ -21,11 +27,17 @@ except ImportError:
 
 ROLE_MENU = const(0x40)
 ROLE_NONE = const(0xFF)
-KEY_COUNT = const(17)
-MENU_KEY = const(16)
+_PILE_ROLES = const(0x1F)  # the highest role a pile button can have
+KEY_COUNT = const(17)  # the direct build's keys (the matrix build's: len(MATRIX_KEYMAP))
+MENU_KEY = const(16)  # the direct build's MENU
 DEBOUNCE_SCANS = const(2)  # a contact must read the same on this many scans in a row
 
-KEYMAP = bytes(range(16)) + bytes((ROLE_MENU,))
+# The direct build: key k (0..15) is player k >> 3, far (k >> 2) & 1, place k & 3.
+KEYMAP = bytes([(k >> 3) << 4 | ((k >> 2) & 1) << 3 | (k & 3) for k in range(16)]
+               + [ROLE_MENU])
+# The matrix build: row r, column c (key 6r + c); B's rows count places from B's left.
+MATRIX_KEYMAP = bytes([(r >> 1) << 4 | (r in (1, 2)) << 3 | (5 - c if r > 1 else c)
+                       for r in range(4) for c in range(6)] + [ROLE_MENU])
 
 UP = const(0)  # what a button means in the menus (nav_of)
 DOWN = const(1)
@@ -43,37 +55,37 @@ def role_of(key_number: int, keymap: bytes = KEYMAP) -> int:
 
 def pile_of(role: int, n: int) -> int:
     """The engine pile a pile-button role presses with n piles per row, or -1."""
-    if role > 15:
+    if role > _PILE_ROLES:
         return -1
-    place = role & 3
+    place = role & 7
     if place >= n:
         return -1
-    player = (role >> 3) & 1
-    owner = 1 - player if role & 4 else player  # far row: the opponent's row
+    player = (role >> 4) & 1
+    owner = 1 - player if role & 8 else player  # far row: the opponent's row
     return owner * n + column(owner, column(player, place, n), n)
 
 
 def player_of(role: int) -> int:
     """The player (0 = A, 1 = B) whose button this pile role is."""
-    return (role >> 3) & 1
+    return (role >> 4) & 1
 
 
 def is_far(role: int) -> bool:
     """True for a far-row pile button (the opponent's row)."""
-    return role <= 15 and bool(role & 4)
+    return role <= _PILE_ROLES and bool(role & 8)
 
 
 def place_of(role: int) -> int:
-    """A pile button's place in its row, 0..3 from its player's own left."""
-    return role & 3
+    """A pile button's place in its row, 0..5 from its player's own left."""
+    return role & 7
 
 
 def nav_of(role: int) -> int:
-    """What a button means in the menus: UP, DOWN, LEFT, RIGHT (by its place, near or far
-    row alike), BACK for MENU, or -1."""
+    """What a button means in the menus: UP, DOWN, LEFT, RIGHT (a row's first four places,
+    near or far row alike), BACK for MENU, or -1."""
     if role == ROLE_MENU:
         return BACK
-    if role > 15:
+    if role > _PILE_ROLES or role & 7 > 3:
         return -1
     return role & 3
 

@@ -1,8 +1,8 @@
-"""The keys' names, for scripts, tests and the desktop: A0-A3 and B0-B3 are the near row (a
-player's own piles from their own left), Af0-Af3 and Bf0-Bf3 the far row from the
+"""The keys' names, for scripts, tests and the desktop: A0-A5 and B0-B5 are the near row (a
+player's own piles from their own left), Af0-Af5 and Bf0-Bf5 the far row from the
 player's own left, and MENU. Made from what hardware/keymap.py says each key means; the
 board does not import this module (each function in the heap costs the board RAM)."""
-from hardware.keymap import KEYMAP, ROLE_MENU, is_far, place_of, player_of, role_of
+from hardware.keymap import KEYMAP, ROLE_MENU, ROLE_NONE, is_far, place_of, player_of, role_of
 
 
 def name_of(key_number: int, keymap: bytes = KEYMAP) -> str:
@@ -10,7 +10,7 @@ def name_of(key_number: int, keymap: bytes = KEYMAP) -> str:
     role = role_of(key_number, keymap)
     if role == ROLE_MENU:
         return "MENU"
-    if role > 15:
+    if role == ROLE_NONE:
         return "KEY %d" % key_number
     return "AB"[player_of(role)] + ("f" if is_far(role) else "") + str(place_of(role))
 

@@ -1,5 +1,8 @@
-"""The real handheld: Raspberry Pi Pico (RP2040) + SSD1306 128x64 OLED on I2C, 17 buttons
-scanned in the background by keypad.Keys, a piezo on a PWM pin.
+"""The real handheld: Raspberry Pi Pico (RP2040) + SSD1306 128x64 OLED on I2C, buttons
+scanned in the background, a piezo on a PWM pin. The direct build scans 17 buttons with
+keypad.Keys; the matrix build (Long Speed) scans 24 with keypad.KeyMatrix (a diode per
+key, anodes on the columns) and MENU, on its own pin for the deep sleep's pin alarm, with
+a keypad.Keys of its own.
 
 Pins and the I2C clock come from settings.toml (os.getenv); a missing or bad value falls
 back to the default of hardware/pinmap.py and the console says which. Nothing happens at
@@ -20,7 +23,7 @@ import pwmio
 import supervisor
 from keypad import Event  # noqa: F401  (part of the hardware contract)
 
-from hardware.keymap import KEYMAP, DEBOUNCE_SCANS
+from hardware.keymap import KEYMAP, MATRIX_KEYMAP, DEBOUNCE_SCANS
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
     import alarm
@@ -30,14 +33,16 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
 
 # The hardware objects: None until init() makes them (the contract types them as made).
 display = None  # type: Display  # type: ignore[assignment]
-keys = None  # type: keypad.Keys  # type: ignore[assignment]
+keys = None  # type: keypad.Keys | keypad.KeyMatrix  # type: ignore[assignment]
+menu_keys = None  # type: keypad.Keys | None  # the matrix build's MENU
 keymap = KEYMAP
 buzzer = None  # type: Buzzer  # type: ignore[assignment]
 nvm = None  # type: ByteArray  # type: ignore[assignment]
 info = {}  # type: dict
 sleep_memory = None  # type: alarm.SleepMemory  # type: ignore[assignment]
 _watchdog = None  # type: watchdog.WatchDogTimer | None
-_key_pins = []  # type: list[microcontroller.Pin]  # in key-number order
+_key_pins = []  # type: list[microcontroller.Pin]  # in key-number order (direct build)
+_matrix = None  # type: tuple | None  # (rows, columns, MENU) pins on the matrix build
 
 
 def ticks_ms() -> int:
@@ -68,14 +73,15 @@ def print_exception(error: BaseException) -> None:
 def deep_sleep() -> bool:
     """Sleep until MENU is pressed (code.py then starts afresh). If the board cannot, say
     why and return False with the keys and the watchdog running as before."""
-    global keys, _watchdog
+    global keys, menu_keys, _watchdog
     try:
         import alarm
     except ImportError as e:
         console("deep sleep is not available (%r); the screen stays off instead" % (e,))
         return False
-    if keys is not None:
-        keys.deinit()  # the pin alarm needs MENU's pin
+    for scanner in (keys, menu_keys):
+        if scanner is not None:
+            scanner.deinit()  # the pin alarm needs MENU's pin
     if _watchdog is not None:
         _watchdog.mode = None  # stopped (the WatchDogTimer has no deinit)
     try:
@@ -83,7 +89,7 @@ def deep_sleep() -> bool:
             alarm.pin.PinAlarm(_pin(info["CS_MENU"]), value=False, pull=True))
     except Exception as e:  # DeepSleepRequest is a BaseException: it goes on up and sleeps
         console("deep sleep is not available (%r); the screen stays off instead" % (e,))
-    keys = _make_keys()
+    keys, menu_keys = _make_keys()
     _watchdog = _start_watchdog()
     return False
 
@@ -131,21 +137,34 @@ def pin_of(name: str) -> "microcontroller.Pin | None":
     return pin if isinstance(pin, microcontroller.Pin) else None
 
 
-def _make_keys() -> keypad.Keys:
-    return keypad.Keys(_key_pins, value_when_pressed=False,
-                       pull=True, interval=info["CS_KEY_INTERVAL_MS"] / 1000, max_events=64,
-                       debounce_threshold=DEBOUNCE_SCANS)
+def _make_keys() -> "tuple[keypad.Keys | keypad.KeyMatrix, keypad.Keys | None]":
+    """The key scanner, and MENU's own on the matrix build (None on the direct build)."""
+    interval = info["CS_KEY_INTERVAL_MS"] / 1000
+    if _matrix is None:
+        return keypad.Keys(_key_pins, value_when_pressed=False, pull=True, interval=interval,
+                           max_events=64, debounce_threshold=DEBOUNCE_SCANS), None
+    rows, columns, menu = _matrix
+    return (keypad.KeyMatrix(rows, columns, columns_to_anodes=True, interval=interval,
+                             max_events=64, debounce_threshold=DEBOUNCE_SCANS),
+            keypad.Keys((menu,), value_when_pressed=False, pull=True, interval=interval,
+                        max_events=8, debounce_threshold=DEBOUNCE_SCANS))
 
 
 def init(**_options: object) -> "Target":
     """Build the hardware contract's objects; returns this module."""
-    global display, keys, buzzer, nvm, sleep_memory, _watchdog, _key_pins
+    global display, keys, menu_keys, keymap, buzzer, nvm, sleep_memory, _watchdog, _key_pins
+    global _matrix
     import alarm
     from hardware import config, oled
     displayio.release_displays()
     cfg = config.read(os.getenv, pin_of, console)  # a pin map that can start, whatever it says
     info.update(cfg)
-    _key_pins = [_pin(n) for n in config.key_pins(cfg)]
+    if cfg["CS_KEYS"] == "matrix":
+        rows, columns = config.matrix_pins(cfg)
+        _matrix = ([_pin(n) for n in rows], [_pin(n) for n in columns], _pin(cfg["CS_MENU"]))
+        keymap = MATRIX_KEYMAP
+    else:
+        _key_pins = [_pin(n) for n in config.key_pins(cfg)]
     info["woke"] = _woken_by_alarm()
 
     def make_i2c() -> busio.I2C:
@@ -154,7 +173,7 @@ def init(**_options: object) -> "Target":
 
     where = "SDA=%s SCL=%s" % (cfg["CS_I2C_SDA"], cfg["CS_I2C_SCL"])
     display = oled.open_display(make_i2c, cfg["CS_I2C_ADDRESS"], where, console, time.sleep)
-    keys = _make_keys()
+    keys, menu_keys = _make_keys()
     buzzer = Buzzer(_pin(cfg["CS_PIEZO"]))
     nvm = microcontroller.nvm  # type: ignore[assignment]  # None only on boards without nvm
     sleep_memory = alarm.sleep_memory

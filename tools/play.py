@@ -12,8 +12,10 @@ import time
 
 from firmware.lang import CODES
 from hardware import keymap, keynames
-from hardware.seats import PILE_CHOICES, PILES_A_ROW, column
+from hardware.seats import KEYS_A_ROW, PILE_CHOICES as _BY_BUILD, column
 from tools.cli import bounded, output_file
+
+PILES_OFFERED, ROW_KEYS = _BY_BUILD[0], KEYS_A_ROW[0]
 
 KEYS_HELP = """\
   Player A (bottom row is yours)          Player B (top row is yours; reads upside down)
@@ -27,7 +29,7 @@ KEYS_HELP = """\
 # are the glass's bottom row, A's far row and B's near row its top row (hardware/seats.py:
 # B's own left is the screen's right).
 _KEYBOARD_ROWS = (("zxcv", "A", ""), ("asdf", "A", "f"), ("jkl;", "B", ""), ("m,./", "B", "f"))
-KEYBOARD = {ch: keynames.key_named("%s%s%d" % (seat, far, column(seat == "B", i, PILES_A_ROW)))
+KEYBOARD = {ch: keynames.key_named("%s%s%d" % (seat, far, column(seat == "B", i, ROW_KEYS)))
             for keys, seat, far in _KEYBOARD_ROWS for i, ch in enumerate(keys)}
 KEYBOARD[" "] = keynames.key_named("MENU")
 
@@ -59,7 +61,7 @@ def _parser():
                     help="match seed (default: random; scripts: 1)")
     ap.add_argument("--decks", metavar="'A CARDS / B CARDS'",
                     help="stack the first game, top card first, e.g. '5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c'")
-    ap.add_argument("--piles", type=int, choices=sorted(PILE_CHOICES),
+    ap.add_argument("--piles", type=int, choices=sorted(PILES_OFFERED),
                     help="piles per row (default: the handheld's settings)")
     ap.add_argument("--wins", type=int, choices=range(1, 6), metavar="1-5",
                     help="games to win the match (default: the handheld's settings)")
@@ -85,7 +87,7 @@ def _rules(args):
     from engine import Rules
     if args.piles is None and args.wins is None:
         return None
-    return Rules(piles_per_row=args.piles or PILE_CHOICES[0], wins_needed=args.wins or 2)
+    return Rules(piles_per_row=args.piles or PILES_OFFERED[0], wins_needed=args.wins or 2)
 
 
 def _nvm_path(args):

@@ -388,6 +388,7 @@ class Handheld:
         self.buttons = Buttons(key_count, interval_ms=self.info["CS_KEY_INTERVAL_MS"],
                                debounce_threshold=DEBOUNCE_SCANS, clock=self.clock)
         self.keys = self.buttons.keys
+        self.menu_keys = None  # (the matrix build's MENU scanner)
         self.buzzer = Buzzer(self.clock)
         self.flash = Flash(nvm_path)
         self.nvm = self.flash.nvm
