@@ -1,5 +1,6 @@
-"""The build kit: the generated wiring diagram, settings.toml and pin table, the bill of
-materials and the build guide agree with hardware/pinmap.py and with each other."""
+"""The build kit: the generated wiring diagrams (the direct build's and the matrix
+build's), settings.toml and pin tables, the bill of materials and the build guide agree
+with hardware/pinmap.py, hardware/keymap.py and with each other."""
 import csv
 import os
 import re
@@ -22,15 +23,32 @@ def read(rel):
         return f.read()
 
 
-def default_pins():
-    """Every GPIO the default pin map uses, with what it is."""
+BUILDS = ("direct", "matrix")
+COLUMNS = len(DEFAULTS["CS_MATRIX_COLUMNS"].split(","))
+MATRIX_KEYS = len(keymap.MATRIX_KEYMAP) - 1  # the pile keys (MENU is the map's last key)
+
+
+def default_pins(build="direct"):
+    """Every GPIO the default pin map of a build uses, with what it is."""
     pins: dict = {}
-    for name, pin in zip(["key %d" % k for k in range(keymap.KEY_COUNT)],
-                         config.key_pins(DEFAULTS)):
+    values = dict(DEFAULTS, CS_KEYS=build)
+    if build == "direct":
+        names = ["key %d" % k for k in range(keymap.KEY_COUNT)]
+    else:
+        rows, cols = config.matrix_pins(values)
+        names = (["row %d" % r for r in range(len(rows))] + ["column %d" % c for c in
+                 range(len(cols))] + ["MENU"])
+    names += ["CS_I2C_SDA", "CS_I2C_SCL", "CS_PIEZO"]
+    for name, pin in zip(names, config.all_pins(values), strict=True):
         pins.setdefault(pin, []).append(name)
-    for key in ("CS_I2C_SDA", "CS_I2C_SCL", "CS_PIEZO"):
-        pins.setdefault(DEFAULTS[key], []).append(key)
     return pins
+
+
+def key_name(key):
+    """A matrix key's name as the tables and the diagram give it, from its role alone."""
+    role = keymap.MATRIX_KEYMAP[key]
+    return "%s %s %d" % ("AB"[keymap.player_of(role)], "far" if keymap.is_far(role) else "near",
+                         keymap.place_of(role) + 1)
 
 
 # ----------------------------------------------------------------------------- generated files
@@ -42,7 +60,8 @@ def test_generated_files_are_up_to_date():
 
 def test_check_names_each_file_that_differs(tmp_path, capsys):
     written = wiring.write(str(tmp_path))
-    assert sorted(written) == sorted(["hardware/wiring.svg", "settings.toml", "docs/pins.md"])
+    assert sorted(written) == sorted(["hardware/wiring.svg", "hardware/wiring-matrix.svg",
+                                      "settings.toml", "docs/pins.md"])
     assert wiring.main(["--check"], root=str(tmp_path)) == 0
     (tmp_path / "docs" / "pins.md").write_text("edited by hand\n", encoding="utf-8")
     (tmp_path / "settings.toml").unlink()
@@ -50,7 +69,7 @@ def test_check_names_each_file_that_differs(tmp_path, capsys):
     assert wiring.main(["--check"], root=str(tmp_path)) == 1
     err = capsys.readouterr().err
     assert "docs/pins.md" in err and "settings.toml" in err
-    assert "wiring.svg" not in err
+    assert "wiring.svg" not in err and "wiring-matrix.svg" not in err
     assert wiring.main([], root=str(tmp_path)) == 0
     assert wiring.stale(str(tmp_path)) == []
 
@@ -93,6 +112,21 @@ def test_settings_toml_explains_itself():
         block = " ".join(comments)
         assert s[3].lower().split(" (")[0] in block.lower(), s[0]
         assert "Allowed:" in block, s[0]
+        if s[1] == "pins":  # how many names, from the setting's own count
+            assert "Allowed: %d Pico pin names" % s[4] in block, s[0]
+            assert len(s[2].split(",")) == s[4], s[0]
+
+
+def test_settings_toml_says_which_build_reads_which_key_pins():
+    text = read("settings.toml")
+    block = text.split("CS_KEYS = ")[0].rsplit("\n\n", 1)[1]
+    for key in ("CS_KEYS_A", "CS_KEYS_B", "CS_MATRIX_ROWS", "CS_MATRIX_COLUMNS", "CS_MENU"):
+        assert key in block, key
+    assert "direct:" in block and "matrix:" in block and "diode" in block
+    rows = text.split("CS_MATRIX_ROWS = ")[0].rsplit("\n\n", 1)[1]
+    assert "A near, A far, B far, B near" in rows and "near row left to right" not in rows
+    columns = text.split("CS_MATRIX_COLUMNS = ")[0].rsplit("\n\n", 1)[1]
+    assert "from A's left" in columns and "near row left to right" not in columns
 
 
 def test_the_firmware_reads_settings_toml_as_the_defaults():
@@ -112,12 +146,45 @@ def test_the_example_message_in_settings_toml_is_the_firmwares():
 
 # ----------------------------------------------------------------------------- the pin map
 
-def test_no_pin_is_used_twice():
-    pins = default_pins()
+@pytest.mark.parametrize("build", BUILDS)
+def test_no_pin_is_used_twice(build):
+    pins = default_pins(build)
     assert {p: u for p, u in pins.items() if len(u) > 1} == {}
-    assert len(pins) == keymap.KEY_COUNT + 3
+    names = config.all_pins(dict(DEFAULTS, CS_KEYS=build))
+    assert len(names) == len(set(names))
+    keys = keymap.KEY_COUNT if build == "direct" else 4 + COLUMNS + 1
+    assert len(pins) == keys + 3
     assert all(p in PICO_GPIO for p in pins)
     assert wiring.check_pin_map() == []
+    # the firmware's own reader takes the build's defaults without a word
+    said: list = []
+    values = config.read(dict(CS_KEYS=build).get, lambda n: n if n in PICO_GPIO else None,
+                         said.append)
+    assert said == [] and values["CS_KEYS"] == build
+
+
+def test_check_pin_map_names_a_clash_in_either_build(monkeypatch):
+    settings = [s if s[0] != "CS_MATRIX_COLUMNS" else
+                s[:2] + ("GP16,GP17,GP18,GP19,GP20,GP14",) + s[3:] for s in pinmap.SETTINGS]
+    monkeypatch.setattr(pinmap, "SETTINGS", tuple(settings))
+    assert wiring.check_pin_map() == [
+        "GP14 is used twice on the matrix build (Column 6 and MENU)"]
+    with pytest.raises(ValueError):
+        wiring.generate()
+
+
+@pytest.mark.parametrize("key,value,said", [
+    ("CS_MATRIX_COLUMNS", "GP16,GP17,GP18,GP19,GP20,GP14",
+     "GP14 is used twice on the matrix build (Column 6 and MENU)"),
+    ("CS_MATRIX_ROWS", "GP6,GP7,GP22,GP26",
+     "Row B far on pin 29: tools/wiring.py draws the matrix build with the row wires"),
+])
+def test_wiring_says_why_it_cannot_generate(monkeypatch, tmp_path, capsys, key, value, said):
+    settings = [s if s[0] != key else s[:2] + (value,) + s[3:] for s in pinmap.SETTINGS]
+    monkeypatch.setattr(pinmap, "SETTINGS", tuple(settings))
+    assert wiring.main([], root=str(tmp_path)) == 1
+    assert said in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []  # nothing written
 
 
 @pytest.mark.parametrize("name,phys", [("GP4", 6), ("GP5", 7), ("GP15", 20), ("GP28", 34),
@@ -136,24 +203,57 @@ def test_the_pico_pin_list():
         wiring.physical_pin("GP23")
 
 
-def test_every_gpio_appears_in_the_svg_and_in_pins_md():
-    svg = read("hardware/wiring.svg")
+@pytest.mark.parametrize("build,svg_rel", [("direct", "hardware/wiring.svg"),
+                                           ("matrix", "hardware/wiring-matrix.svg")])
+def test_every_gpio_appears_in_the_svg_and_in_pins_md(build, svg_rel):
+    svg = read(svg_rel)
     md = read("docs/pins.md")
-    for pin in default_pins():
+    column = BUILDS.index(build)
+    for pin in default_pins(build):
         phys = wiring.physical_pin(pin)
         assert re.search(r"\b%s\b" % pin, svg), pin
         assert re.search(r"\| %s \| %d \|" % (pin, phys), md), pin  # by part
-        assert re.search(r"^\| %d \| %s \| \S" % (phys, pin), md, re.M), pin  # by Pico pin
+        row = re.search(r"^\| %d \| %s \| (.*) \| (.*) \|$" % (phys, pin), md, re.M)
+        assert row and row.group(1 + column) not in ("", "-"), pin  # by Pico pin
 
 
 def test_pins_md_has_the_columns_and_every_settings_key():
     md = read("docs/pins.md")
     assert "| Key | What it is | Default pin | Pico pin | settings.toml key |" in md
+    assert ("| Wire | What it is | Default pin | Pico pin | settings.toml key | Keys it serves |"
+            in md)
     for s in pinmap.SETTINGS:
         assert "`%s`" % s[0] in md
     for n in range(1, 41):
         assert re.search(r"^\| %d \| %s \|" % (n, re.escape(str(wiring.PICO_PINS[n]))), md,
                          re.M)
+
+
+def test_pins_md_names_the_keys_each_matrix_wire_serves():
+    md = read("docs/pins.md")
+    section = md.split("## By part: the matrix build")[1].split("\n## ")[0]
+    assert "columns_to_anodes=True" in section and "stripe" in section
+    rows = DEFAULTS["CS_MATRIX_ROWS"].split(",")
+    cols = DEFAULTS["CS_MATRIX_COLUMNS"].split(",")
+    wires = [("Row %s" % n, pin, "CS_MATRIX_ROWS", r, [k for k in range(MATRIX_KEYS)
+                                                          if k // COLUMNS == r])
+             for r, (n, pin) in enumerate(zip(("A near", "A far", "B far", "B near"), rows))]
+    wires += [("Column %d" % (c + 1), pin, "CS_MATRIX_COLUMNS", c,
+               [k for k in range(MATRIX_KEYS) if k % COLUMNS == c]) for c, pin in enumerate(cols)]
+    for name, pin, key, nth, keys in wires:
+        m = re.search(r"^\| \*\*%s\*\* \| [^|]+ \| %s \| %d \| `%s`, (\d)\w\w of \d \| ([^|]+) \|$"
+                      % (name, pin, wiring.physical_pin(pin), key), section, re.M)
+        assert m, name
+        assert int(m.group(1)) == nth + 1, name
+        assert m.group(2).split(", ") == ["%d %s" % (k, key_name(k)) for k in keys], name
+    menu = re.search(r"^\| \*\*MENU\*\* \|.*\| (\d+) MENU \|$", section, re.M)
+    assert menu and int(menu.group(1)) == MATRIX_KEYS
+    # the key grid: B's edge first, B's button 1 on the last column, A's on the first
+    grid = [line for line in section.split("Which key is where")[1].splitlines()
+            if line.startswith("| **Row ")]
+    assert [g.split("**")[1] for g in grid] == ["Row B near", "Row B far", "Row A far",
+                                                "Row A near"]
+    assert grid[0].rstrip(" |").endswith("B near 1") and "| 0 A near 1 |" in grid[3]
 
 
 # ----------------------------------------------------------------------------- the diagram
@@ -197,6 +297,93 @@ def test_svg_draws_player_b_turned_round():
     assert a1 < a4 and b1 > b4  # B's left is the drawing's right
     assert b1y < a1y  # B at the top
     assert x_of("A far 1")[1] < a1y and x_of("B far 1")[1] > b1y  # near rows at the edges
+
+
+def matrix_svg():
+    return ET.fromstring(read("hardware/wiring-matrix.svg").encode("utf-8"))
+
+
+def test_matrix_svg_draws_24_keys_24_diodes_and_menu():
+    root = matrix_svg()
+    groups = list(root.iter(SVG_NS + "g"))
+    keys = [g for g in groups if g.get("class") == "key"]
+    diodes = [g for g in groups if g.get("class") == "diode"]
+    inset = [g for g in groups if g.get("id") == "inset"][0]
+    in_inset = set(inset.iter())
+    diodes = [d for d in diodes if d not in in_inset]
+    assert len(keys) == MATRIX_KEYS == 24
+    assert len(diodes) == MATRIX_KEYS
+    titles = sorted(g.find(SVG_NS + "title").text for g in keys)
+    assert titles == sorted("%s · key %d" % (key_name(k), k) for k in range(MATRIX_KEYS))
+    menu = [g for g in groups if g.get("id") == "menu"]
+    assert len(menu) == 1 and menu[0].find(SVG_NS + "title").text == "MENU · key %d" % MATRIX_KEYS
+    texts = ["".join(t.itertext()) for t in root.iter(SVG_NS + "text")]
+    for name, setting in (("MENU", "CS_MENU"), ("Piezo +", "CS_PIEZO")):
+        pin = DEFAULTS[setting]
+        assert any(t.startswith("%s · %s · pin %d" % (name, pin, wiring.physical_pin(pin)))
+                   for t in texts), name
+    for name in ("GND", "VCC", "SCL", "SDA"):
+        assert name in texts
+    for n in range(1, 41):
+        assert str(n) in texts
+
+
+def test_matrix_svg_labels_every_row_and_column_wire():
+    texts = ["".join(t.itertext()) for t in matrix_svg().iter(SVG_NS + "text")]
+    for name, pin in zip(("A near", "A far", "B far", "B near"),
+                         DEFAULTS["CS_MATRIX_ROWS"].split(",")):
+        assert "Row %s · %s · pin %d" % (name, pin, wiring.physical_pin(pin)) in texts, name
+    for c, pin in enumerate(DEFAULTS["CS_MATRIX_COLUMNS"].split(",")):
+        assert "COLUMN %d" % (c + 1) in texts
+        assert "%s · pin %d" % (pin, wiring.physical_pin(pin)) in texts, pin
+
+
+def test_matrix_svg_draws_each_diode_with_its_stripe_towards_its_row_wire():
+    root = matrix_svg()
+    buses = {}  # row name: y of the row wire's run along its keys
+    for path in root.iter(SVG_NS + "path"):
+        title = path.find(SVG_NS + "title")
+        if title is not None and title.text.startswith("Row "):
+            last = re.findall(r"(\d+) (\d+)", path.get("d"))[-1]
+            buses[title.text.split(" · ")[0][4:]] = int(last[1])
+    assert sorted(buses) == ["A far", "A near", "B far", "B near"]
+    seen = 0
+    for g in root.iter(SVG_NS + "g"):
+        title = g.find(SVG_NS + "title")
+        if g.get("class") != "diode" or "towards row" not in title.text:
+            continue
+        body, stripe = g.findall(SVG_NS + "rect")[:2]
+        assert stripe.get("fill") == "#111111"
+        y0 = int(body.get("y"))
+        y1 = y0 + int(body.get("height"))
+        bus = buses[title.text.rsplit("towards row ", 1)[1]]
+        near, far = sorted((y0, y1), key=lambda y: abs(y - bus))  # the body's ends
+        stripe_y = int(stripe.get("y")) + int(stripe.get("height")) / 2
+        assert abs(stripe_y - near) < abs(stripe_y - far), title.text  # the cathode's end
+        # the symbol's triangle points at the stripe: its lone corner is nearer it
+        corners = [int(y) for y in re.findall(r"[ML]\d+ (\d+)", g.find(SVG_NS + "path").get("d"))]
+        apex = [y for y in corners if corners.count(y) == 1]
+        base = [y for y in corners if corners.count(y) == 2]
+        assert len(apex) == 1 and abs(apex[0] - near) < abs(base[0] - near), title.text
+        seen += 1
+    assert seen == MATRIX_KEYS
+
+
+def test_matrix_svg_puts_each_column_straight_across_and_b_turned_round():
+    root = matrix_svg()
+    where = {}
+    for g in root.iter(SVG_NS + "g"):
+        if g.get("class") == "key":
+            body = [r for r in g.findall(SVG_NS + "rect") if r.get("width") == "46"][0]
+            name = g.find(SVG_NS + "title").text.split(" · ")[0]
+            where[name] = (int(body.get("x")), int(body.get("y")))
+    for k in range(MATRIX_KEYS):  # one x a column: key k's column is k % 6
+        assert where[key_name(k)][0] == where[key_name(k % COLUMNS)][0]
+    assert where["A near 1"][0] < where["A near 6"][0]
+    assert where["B near 1"][0] > where["B near 6"][0]  # B's left is the drawing's right
+    assert where["B near 1"][0] == where["A near 6"][0]
+    ys = [where["%s 1" % row][1] for row in ("B near", "B far", "A far", "A near")]
+    assert ys == sorted(ys)  # B's edge at the top, A's at the bottom
 
 
 # ----------------------------------------------------------------------------- the BOM
@@ -258,7 +445,8 @@ def test_build_md_links_the_pin_table_the_diagram_and_the_bom():
     assert "](pins.md)" in text
     assert "](../hardware/wiring.svg)" in text
     assert "](../hardware/bom.csv)" in text
-    for rel in ("docs/pins.md", "hardware/wiring.svg", "hardware/bom.csv",
+    for rel in ("docs/pins.md", "hardware/wiring.svg", "hardware/wiring-matrix.svg",
+                "hardware/bom.csv",
                 "tests/golden/menu.png", "tests/golden/selftest.png"):
         assert os.path.exists(os.path.join(ROOT, rel)), rel
     # the pin table is linked, not copied: no row of it appears in the guide

@@ -1,17 +1,21 @@
 """Builds the handheld's build kit from hardware/pinmap.py (CPython, stdlib only).
 
-    .venv/bin/python -m tools.wiring            write the three files below
+    .venv/bin/python -m tools.wiring            write the four files below
     .venv/bin/python -m tools.wiring --check    write nothing; exit 1, naming each file
                                                 that differs from what would be generated
 
 (`python tools/wiring.py ...` works the same.) It writes:
 
-    hardware/wiring.svg   the wiring diagram: the Pico (all 40 pins, physical layout), the
-                          OLED, the piezo, MENU and the two players' button clusters laid
-                          out as on the box, every wire coloured by group and labelled
+    hardware/wiring.svg   the direct build's wiring diagram (CS_KEYS = "direct"): the Pico
+                          (all 40 pins, physical layout), the OLED, the piezo, MENU and the
+                          two players' button clusters laid out as on the box, every wire
+                          coloured by group and labelled
+    hardware/wiring-matrix.svg  the matrix build's (CS_KEYS = "matrix", Long Speed): the
+                          same Pico, OLED, piezo and MENU, the 4 row wires, the 6 column
+                          wires and the 24 keys, each with its diode the right way round
     settings.toml         the shipped settings file: every key of pinmap.SETTINGS with its
                           default, each with a comment saying what it is and what is allowed
-    docs/pins.md          the pin tables (by part, and by Pico pin)
+    docs/pins.md          the pin tables (by part for each build, and by Pico pin)
 
 Everything comes from the DEFAULTS of pinmap.SETTINGS; the output depends on nothing
 else (no clock, no machine paths), so the same pin map always gives the same bytes.
@@ -29,6 +33,7 @@ if ROOT not in sys.path:  # run as a script rather than with -m
 from hardware import pinmap  # noqa: E402
 
 SVG_REL = "hardware/wiring.svg"
+MATRIX_SVG_REL = "hardware/wiring-matrix.svg"
 SETTINGS_REL = "settings.toml"
 PINS_REL = "docs/pins.md"
 
@@ -102,6 +107,66 @@ def parts():
     return out
 
 
+# The matrix build's rows, in CS_MATRIX_ROWS order (keymap.py: row r is keys 6r..6r+5).
+MATRIX_ROW_NAMES = ("A near", "A far", "B far", "B near")
+
+
+def _pins_of(setting):
+    return [n.strip() for n in str(pinmap.default(setting)).split(",")]
+
+
+def matrix_keys():
+    """The matrix build's 24 pile keys, key number order (row x 6 + column): dicts with
+    key, row (0-3, CS_MATRIX_ROWS order), col (0-5, the column from A's left), name (as
+    the player sees it: 'B far 6' is B's far row, 6th from B's left), player, group."""
+    from hardware import keymap
+    cols = len(_pins_of("CS_MATRIX_COLUMNS"))
+    out = []
+    for key in range(len(keymap.MATRIX_KEYMAP) - 1):
+        role = keymap.MATRIX_KEYMAP[key]
+        player = "AB"[keymap.player_of(role)]
+        row = "far" if keymap.is_far(role) else "near"
+        out.append({"key": key, "row": key // cols, "col": key % cols,
+                    "name": "%s %s %d" % (player, row, keymap.place_of(role) + 1),
+                    "player": player, "group": "%s %s" % (player, row)})
+    return out
+
+
+def matrix_parts():
+    """Every wired part of the matrix build with its default pin: the 4 row wires, the
+    6 column wires, MENU, the piezo and the OLED's bus (dicts as parts(), and for a row
+    or column wire: keys, the matrix_keys() it serves, and row or col)."""
+    keys = matrix_keys()
+    rows, cols = _pins_of("CS_MATRIX_ROWS"), _pins_of("CS_MATRIX_COLUMNS")
+    out = []
+    for r, pin in enumerate(rows):
+        name = MATRIX_ROW_NAMES[r]
+        out.append({"key": None, "name": "Row %s" % name,
+                    "what": "%s's %s row: the striped (cathode) ends of its %d diodes"
+                            % (name[0], name[2:], len(cols)),
+                    "pin": pin, "phys": physical_pin(pin), "setting": "CS_MATRIX_ROWS",
+                    "nth": "%s of %d" % (_ordinal(r + 1), len(rows)), "group": name,
+                    "row": r, "keys": [k for k in keys if k["row"] == r]})
+    for c, pin in enumerate(cols):
+        out.append({"key": None, "name": "Column %d" % (c + 1),
+                    "what": "column %d from A's left, straight across the box: one leg "
+                            "of each of its %d switches" % (c + 1, len(rows)),
+                    "pin": pin, "phys": physical_pin(pin), "setting": "CS_MATRIX_COLUMNS",
+                    "nth": "%s of %d" % (_ordinal(c + 1), len(cols)), "group": "Column",
+                    "col": c, "keys": [k for k in keys if k["col"] == c]})
+    for p in parts():
+        if p["key"] is None or p["name"] == "MENU":
+            if p["name"] == "MENU":
+                p = dict(p, key=len(keys))
+            out.append(p)
+    return out
+
+
+def build_parts(build):
+    """parts() for "direct", matrix_parts() for "matrix"."""
+    return matrix_parts() if build == "matrix" else parts()
+
+
 def _i2c_pairs():
     """Which GPIOs are SDA and SCL of I2C0 and I2C1 (RP2040: GPn is I2C(n//2 % 2), SDA
     when n is even)."""
@@ -126,16 +191,19 @@ def _ordinal(n):
 
 
 def check_pin_map():
-    """Problems with the default pin map (a pin used twice, a name that is no Pico GPIO)."""
+    """Problems with the default pin map of either build (a pin used twice, a name that is
+    no Pico GPIO)."""
     problems = []
-    seen: dict = {}
-    for p in parts():
-        if p["pin"] not in GPIO_NAMES:
-            problems.append("%s: %s is not a Pico GPIO the handheld can use"
-                            % (p["name"], p["pin"]))
-        if p["pin"] in seen:
-            problems.append("%s is used twice (%s and %s)" % (p["pin"], seen[p["pin"]], p["name"]))
-        seen[p["pin"]] = p["name"]
+    for build in _setting("CS_KEYS")[4]:
+        seen: dict = {}
+        for p in build_parts(build):
+            if p["pin"] not in GPIO_NAMES:
+                problems.append("%s: %s is not a Pico GPIO the handheld can use"
+                                % (p["name"], p["pin"]))
+            if p["pin"] in seen:
+                problems.append("%s is used twice on the %s build (%s and %s)"
+                                % (p["pin"], build, seen[p["pin"]], p["name"]))
+            seen[p["pin"]] = p["name"]
     return problems
 
 
@@ -158,6 +226,27 @@ def _example_message():
     return said[0]
 
 
+# The order of a "pins" setting's names, as settings.toml and docs/pins.md say it.
+_PINS_ORDER = {
+    "CS_KEYS_A": "the near row left to right, then the far row left to right, as the "
+                 "player sees them",
+    "CS_MATRIX_ROWS": "one a row wire, in the order A near, A far, B far, B near",
+    "CS_MATRIX_COLUMNS": "one a column wire, from A's left as A sees them (column 1 "
+                         "holds A's button 1 and B's last)",
+}
+_PINS_ORDER["CS_KEYS_B"] = _PINS_ORDER["CS_KEYS_A"]
+
+# What settings.toml adds under a setting: which build reads it.
+_BUILD_NOTE = {
+    "CS_KEYS": "direct: the keys are on CS_KEYS_A, CS_KEYS_B and CS_MENU (17 switches, "
+               "each between its pin and GND). matrix: on CS_MATRIX_ROWS, "
+               "CS_MATRIX_COLUMNS and CS_MENU (24 switches, each with a diode, on 4 row "
+               "and 6 column wires; MENU between its pin and GND; docs/BUILD.md, \"The "
+               "matrix build\"). The other build's key pins are not used.",
+    "CS_MENU": "Both builds: MENU is always on its own pin, between it and GND.",
+}
+
+
 def _allowed(setting):
     kind = setting[1]
     if kind == "pin" and setting[0] in ("CS_I2C_SDA", "CS_I2C_SCL"):
@@ -166,8 +255,8 @@ def _allowed(setting):
     if kind == "pin":
         return "one Pico pin name in quotes, GP0-GP22 or GP26-GP28"
     if kind == "pins":
-        return ("8 Pico pin names in quotes, separated by commas: the near row left to "
-                "right, then the far row left to right, as the player sees them")
+        return ("%d Pico pin names in quotes, separated by commas: %s"
+                % (setting[4], _PINS_ORDER.get(setting[0], "in the order above")))
     if kind == "word":
         return "one of %s, in quotes" % ", ".join('"%s"' % v for v in setting[4])
     if kind == "choice":
@@ -192,11 +281,14 @@ def settings_toml():
         "# firmware takes the default instead and says so on the serial console, e.g.",
         "#   " + _example_message(),
         "# Pin names are the Pico's GPIO names (GP0-GP22, GP26-GP28), not the physical pin",
-        "# numbers 1-40.",
+        "# numbers 1-40. CS_KEYS says how the keys are wired: \"direct\" (a pin per key) or",
+        "# \"matrix\" (Long Speed's 4 x 6 diode matrix); each build reads its own key pins.",
     ]
     for s in pinmap.SETTINGS:
         L.append("")
         L.append("# %s" % s[3][:1].upper() + s[3][1:] + ".")
+        if s[0] in _BUILD_NOTE:
+            L.append("# " + _BUILD_NOTE[s[0]])
         L.append("# Allowed: %s." % _allowed(s))
         if s[1] == "pin":
             L.append("# Default %s is Pico pin %d." % (s[2], physical_pin(s[2])))
@@ -235,20 +327,25 @@ def pins_md():
         "<!-- GENERATED by tools/wiring.py from hardware/pinmap.py; do not edit by hand.",
         "     Regenerate with `python -m tools.wiring` (tests check that it is current). -->",
         "",
-        "The default wiring of the handheld. The same pins are the defaults in "
-        "`settings.toml` (a key there moves a part to another pin) and are drawn in "
-        "[the wiring diagram](../hardware/wiring.svg). A *Pico pin* is the physical pin "
-        "number 1-40: pins 1-20 run down the left side of the board with the USB "
-        "connector at the top, pins 21-40 run back up the right side.",
+        "The default wiring of the handheld, for both key builds: the **direct build** "
+        "(`CS_KEYS = \"direct\"`, the default: a pin per key, 4 piles a row, drawn in "
+        "[wiring.svg](../hardware/wiring.svg)) and the **matrix build** (`CS_KEYS = "
+        "\"matrix\"`, Long Speed: 24 keys on a diode matrix, up to 6 piles a row, drawn in "
+        "[wiring-matrix.svg](../hardware/wiring-matrix.svg)). The same pins are the "
+        "defaults in `settings.toml` (a key there moves a part to another pin). A *Pico "
+        "pin* is the physical pin number 1-40: pins 1-20 run down the left side of the "
+        "board with the USB connector at the top, pins 21-40 run back up the right side.",
+        "",
+        "*Key* is the number the key scanner gives the button (the self-test names it, "
+        "e.g. `A NEAR 1`). Each player's *near* row is their own row of piles and the "
+        "*far* row the opponent's, both counted from the left **as that player sees "
+        "them** (B sits opposite A, so B's buttons are mounted turned round). The OLED, "
+        "the piezo and MENU are wired the same way in both builds.",
+        "",
+        "## By part: the direct build",
         "",
         "Every button goes between its pin and GND; the firmware turns on the Pico's "
-        "internal pull-up resistors, so no resistors are needed. *Key* is the number the "
-        "key scanner gives the button (the self-test names it, e.g. `A NEAR 1`). Each "
-        "player's *near* row is their own row of piles and the *far* row the opponent's, "
-        "both counted from the left **as that player sees them** (B sits opposite A, so "
-        "B's buttons are mounted turned round).",
-        "",
-        "## By part",
+        "internal pull-up resistors, so no resistors are needed.",
         "",
         "| Key | What it is | Default pin | Pico pin | settings.toml key |",
         "|---|---|---|---|---|",
@@ -262,6 +359,7 @@ def pins_md():
     L.append("| - | **OLED VCC**: display power, 3.3 V | 3V3(OUT) | %d | - |" % PIN_3V3)
     L.append("| - | **GND**: OLED GND, piezo -, the other leg of every button "
              "(any GND pin; they are joined inside the Pico) | GND | %s | - |" % gnd)
+    L += _matrix_md(gnd)
     L += [
         "",
         "## Other settings",
@@ -277,33 +375,88 @@ def pins_md():
         "",
         "## By Pico pin",
         "",
-        "| Pico pin | Name | Connected to |",
-        "|---|---|---|",
+        "| Pico pin | Name | Direct build | Matrix build |",
+        "|---|---|---|---|",
     ]
-    used = {}
-    for p in parts():
-        used[p["phys"]] = "%s (`%s`)" % (p["name"], p["setting"])
-    used[PIN_3V3] = "OLED VCC"
-    used[PICO_PINS.index("VSYS")] = ("nothing (an optional battery pack goes here through a "
-                                     "diode: see [BUILD.md](BUILD.md))")
+    used: dict = {}
+    for column, build in ((0, "direct"), (1, "matrix")):
+        for p in build_parts(build):
+            used.setdefault(p["phys"], ["-", "-"])[column] = "%s (`%s`)" % (p["name"],
+                                                                          p["setting"])
+    used[PIN_3V3] = ["OLED VCC"] * 2
+    used[PICO_PINS.index("VSYS")] = ["nothing (an optional battery pack goes here through "
+                                     "a diode: see [BUILD.md](BUILD.md))"] * 2
     for n in range(1, 41):
         name = PICO_PINS[n]
-        what = used.get(n, "")
+        what = used.get(n, ["", ""])
         if name == "GND":
-            what = "ground (any GND pin will do)"
-        L.append("| %d | %s | %s |" % (n, name, what))
+            what = ["ground (any GND pin will do)"] * 2
+        L.append("| %d | %s | %s | %s |" % (n, name, what[0], what[1]))
     L += [
         "",
         "## Choosing other pins",
         "",
-        "- Any of GP0-GP22 and GP26-GP28 can take a button or the piezo; a pin must not "
-        "be used twice (the firmware then says so on the serial console and uses this "
-        "default map).",
+        "- Any of GP0-GP22 and GP26-GP28 can take a button, a row or column wire or the "
+        "piezo; a pin must not be used twice within a build (the firmware then says so on "
+        "the serial console and uses this default map). The direct build's key pins and "
+        "the matrix build's may share pins: a board reads only its own build's.",
         "- SDA and SCL must be a pair of one I2C block of the RP2040: " + _i2c_pairs() + ".",
         "- Change `settings.toml` on the CIRCUITPY drive; to change the shipped defaults, "
         "edit `hardware/pinmap.py` and run `python -m tools.wiring`.",
     ]
     return "\n".join(L) + "\n"
+
+
+def _matrix_md(gnd):
+    """docs/pins.md's matrix-build section: its wires, and which key is where."""
+    wires = matrix_parts()
+    keys = matrix_keys()
+    rows = [p for p in wires if p["setting"] == "CS_MATRIX_ROWS"]
+    cols = [p for p in wires if p["setting"] == "CS_MATRIX_COLUMNS"]
+    L = [
+        "",
+        "## By part: the matrix build",
+        "",
+        "Set `CS_KEYS = \"matrix\"` in `settings.toml`. The %d pile keys sit on %d row "
+        "wires and %d column wires (the firmware scans them with "
+        "`keypad.KeyMatrix(rows, columns, columns_to_anodes=True)`): each key is a switch "
+        "and a small-signal diode (1N4148) in series: from its **column** wire to one leg "
+        "of the switch, from the diagonally opposite leg to the diode's **anode**, and "
+        "from the diode's **cathode, the end with the stripe**, to its **row** wire. A "
+        "diode the wrong way round makes a key that never reads; a key without its diode "
+        "makes ghost keys. The key switches need no GND and no resistors (the firmware "
+        "turns on the pull-ups). A column is a place on the glass from A's left, so its "
+        "wire runs straight across the box: B's button 1 of a row (on B's left) is on "
+        "column %d." % (len(keys), len(rows), len(cols), len(cols)),
+        "",
+        "| Wire | What it is | Default pin | Pico pin | settings.toml key | Keys it serves |",
+        "|---|---|---|---|---|---|",
+    ]
+    for p in wires:
+        where = "`%s`" % p["setting"] + (", %s" % p["nth"] if "nth" in p else "")
+        if "keys" in p:
+            serves = ", ".join("%d %s" % (k["key"], k["name"]) for k in p["keys"])
+        else:
+            serves = "%d MENU" % p["key"] if p["key"] is not None else "-"
+        L.append("| **%s** | %s | %s | %d | %s | %s |"
+                 % (p["name"], p["what"], p["pin"], p["phys"], where, serves))
+    L.append("| **OLED VCC** | display power, 3.3 V | 3V3(OUT) | %d | - | - |" % PIN_3V3)
+    L.append("| **GND** | OLED GND, piezo -, MENU's other leg (any GND pin) | GND | %s | - "
+             "| - |" % gnd)
+    L += [
+        "",
+        "Which key is where, in the order the rows sit on the box (B's edge at the top, "
+        "as in the matrix diagram): each cell is the key number and the key's name, at "
+        "the crossing of its row and column wire.",
+        "",
+        "| Row wire | " + " | ".join("%s (%s)" % (c["name"], c["pin"]) for c in cols) + " |",
+        "|---|" + "---|" * len(cols),
+    ]
+    for r in sorted(rows, key=lambda p: ("B near", "B far", "A far", "A near")
+                    .index(MATRIX_ROW_NAMES[p["row"]])):
+        cells = ["%d %s" % (k["key"], k["name"]) for k in r["keys"]]
+        L.append("| **%s** (%s) | %s |" % (r["name"], r["pin"], " | ".join(cells)))
+    return L
 
 
 def wiring_svg():
@@ -312,7 +465,14 @@ def wiring_svg():
     return svg.wiring_svg()
 
 
-OUTPUTS = ((SVG_REL, wiring_svg), (SETTINGS_REL, settings_toml), (PINS_REL, pins_md))
+def wiring_matrix_svg():
+    """hardware/wiring-matrix.svg's text (tools/wiring_svg.py's MatrixDiagram)."""
+    from tools import wiring_svg as svg
+    return svg.wiring_matrix_svg()
+
+
+OUTPUTS = ((SVG_REL, wiring_svg), (MATRIX_SVG_REL, wiring_matrix_svg),
+           (SETTINGS_REL, settings_toml), (PINS_REL, pins_md))
 
 
 def generate():
@@ -353,13 +513,17 @@ def write(root=None, files=None):
 
 
 def main(argv=None, root=None):
-    p = argparse.ArgumentParser(description="Generate the wiring diagram, settings.toml and "
+    p = argparse.ArgumentParser(description="Generate the wiring diagrams, settings.toml and "
                                             "docs/pins.md from hardware/pinmap.py.")
     p.add_argument("--check", action="store_true",
                    help="write nothing; exit 1 naming each file that differs from what "
                         "would be generated")
     a = p.parse_args(argv)
-    files = generate()
+    try:
+        files = generate()
+    except ValueError as e:  # a pin map the firmware or the drawings cannot take
+        print("wiring: %s" % e, file=sys.stderr)
+        return 1
     if a.check:
         bad = stale(root, files)
         for rel in bad:

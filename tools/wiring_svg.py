@@ -1,9 +1,12 @@
-"""The wiring diagram, hardware/wiring.svg, drawn from hardware/pinmap.py and the pin facts
-of tools/wiring.py (CPython, stdlib only): the Pico (all 40 pins, physical layout), the
-OLED, the piezo, MENU and the two players' button clusters laid out as on the box, every
-wire coloured by group and labelled. The SVG is written by hand as text: wires are routed
-on a grid of lanes, a wire that must cross another hops over it, and a dot marks every
-real connection. tools/wiring.py writes it with the other build-kit files."""
+"""The wiring diagrams, drawn from hardware/pinmap.py and the pin facts of tools/wiring.py
+(CPython, stdlib only). hardware/wiring.svg (Diagram), the direct build: the Pico (all 40
+pins, physical layout), the OLED, the piezo, MENU and the two players' button clusters
+laid out as on the box, every wire coloured by group and labelled.
+hardware/wiring-matrix.svg (MatrixDiagram), the matrix build: the same parts, the 24 keys
+as a grid of 4 row wires and 6 column wires, each key a switch and a diode drawn with its
+stripe towards its row wire. The SVG is written by hand as text: wires are routed on a
+grid of lanes, a wire that must cross another hops over it, and a dot marks every real
+connection. tools/wiring.py writes them with the other build-kit files."""
 from hardware import pinmap
 from tools.wiring import GND_PINS, PICO_PINS, PIN_3V3, parts, physical_pin
 
@@ -152,6 +155,21 @@ def _best_order(ws):
 
 class Diagram:
     """Builds the SVG: routes every wire, then draws parts, wires, hops, dots and labels."""
+
+    # The canvas, and the Pico's place and way round (the matrix diagram turns it).
+    width, height = W, H
+    px0, px1, py0, py1 = PICO_X0, PICO_X1, PICO_Y0, PICO_Y1
+    usb_right = False
+    title = "California Speed handheld: wiring (default pins)"
+    oled_x, oled_y = OLED_X, OLED_Y
+
+    def pin_xy(self, n):
+        """(x, y) of the middle of physical pin n's pad."""
+        return pin_xy(n)
+
+    def pin_on_top(self, n):
+        """True for a pin on the Pico's top edge in the drawing."""
+        return n > 20
 
     def __init__(self):
         self.parts = parts()
@@ -424,10 +442,11 @@ class Diagram:
         out: list = []
         a = out.append
         a('<?xml version="1.0" encoding="UTF-8"?>')
+        w, h = self.width, self.height
         a('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
-          'font-family="%s">' % (W, H, W, H, FONT))
-        a("<title>California Speed handheld: wiring (default pins)</title>")
-        a('<rect x="0" y="0" width="%d" height="%d" fill="#ffffff"/>' % (W, H))
+          'font-family="%s">' % (w, h, w, h, FONT))
+        a("<title>%s</title>" % self.title)
+        a('<rect x="0" y="0" width="%d" height="%d" fill="#ffffff"/>' % (w, h))
         a(self._header())
         a(self._panels())
         a(self._pico())
@@ -482,24 +501,20 @@ class Diagram:
 
     def _pico(self):
         out = ['<g id="pico">']
-        # USB connector on the left end.
-        ym = (PICO_Y0 + PICO_Y1) // 2
+        # The USB connector on the left (or right) end.
+        x0, x1, y0, y1 = self.px0, self.px1, self.py0, self.py1
+        ym = (y0 + y1) // 2
         out.append('<rect x="%d" y="%d" width="34" height="44" rx="3" fill="#b0b7bd" '
-                   'stroke="#6b737a"/>' % (PICO_X0 - 22, ym - 22))
+                   'stroke="#6b737a"/>' % (x1 - 12 if self.usb_right else x0 - 22, ym - 22))
         out.append('<rect x="%d" y="%d" width="%d" height="%d" rx="8" fill="#23803c" '
-                   'stroke="#155a28" stroke-width="2"/>'
-                   % (PICO_X0, PICO_Y0, PICO_X1 - PICO_X0, PICO_Y1 - PICO_Y0))
-        for k, text in enumerate(("USB (micro-B):", "power and", "serial console")):
-            out.append('<text x="%d" y="%d" font-size="11" fill="#333" text-anchor="end">%s'
-                       '</text>' % (AROUND_LEFT_X - 8, ym - 12 + 13 * k, text))
+                   'stroke="#155a28" stroke-width="2"/>' % (x0, y0, x1 - x0, y1 - y0))
+        out += self._usb_note(ym)
         out.append('<text x="%d" y="%d" font-size="22" font-weight="bold" fill="#ffffff" '
-                   'text-anchor="middle">Raspberry Pi Pico</text>' % ((PICO_X0 + PICO_X1) // 2,
-                                                                       ym - 2))
+                   'text-anchor="middle">Raspberry Pi Pico</text>' % ((x0 + x1) // 2, ym - 2))
         out.append('<text x="%d" y="%d" font-size="12" fill="#d8f0dc" text-anchor="middle">'
-                   'top view · USB on the left · pins 1–20 along the bottom edge, 21–40 '
-                   'along the top</text>' % ((PICO_X0 + PICO_X1) // 2, ym + 18))
+                   'top view · %s</text>' % ((x0 + x1) // 2, ym + 18, self._pico_view()))
         for n in range(1, 41):
-            x, y = pin_xy(n)
+            x, y = self.pin_xy(n)
             name = PICO_PINS[n]
             group = self.used_pins.get(n)
             ring = COLOUR.get(group, "#8a7a3a") if group else "#8a7a3a"
@@ -516,7 +531,7 @@ class Diagram:
             lines = _pin_label_lines(name)
             step = 11
             for k, line in enumerate(lines):
-                if n <= 20:
+                if not self.pin_on_top(n):
                     ty = y - 18 - (len(lines) - 1 - k) * step
                 else:
                     ty = y + 26 + k * step
@@ -526,6 +541,14 @@ class Diagram:
                            'text-anchor="middle">%s</text>' % (x, ty, weight, colour, line))
         out.append("</g>")
         return "\n".join(out)
+
+    def _pico_view(self):
+        return "USB on the left · pins 1–20 along the bottom edge, 21–40 along the top"
+
+    def _usb_note(self, ym):
+        return ['<text x="%d" y="%d" font-size="11" fill="#333" text-anchor="end">%s</text>'
+                % (AROUND_LEFT_X - 8, ym - 12 + 13 * k, text)
+                for k, text in enumerate(("USB (micro-B):", "power and", "serial console"))]
 
     def _wires(self):
         segs = []  # (x0, y0, x1, y1, path index)
@@ -604,7 +627,8 @@ class Diagram:
                 % (x, y, COLOUR[p["group"]], p["name"], p["pin"], p["phys"]))
 
     def _oled(self):
-        x, y = OLED_X, OLED_Y
+        x, y = self.oled_x, self.oled_y
+        pad_y = y + OLED_PAD_Y - OLED_Y
         out = ['<g id="oled">']
         out.append('<rect x="%d" y="%d" width="180" height="%d" rx="6" fill="#1d3f72" '
                    'stroke="#0f2448" stroke-width="2"/>' % (x, y, OLED_H))
@@ -614,17 +638,18 @@ class Diagram:
             out.append('<text x="%d" y="%d" font-size="11" fill="#7fd4ff" text-anchor="middle">'
                        '%s</text>' % (x + 90, y + 54 + 20 * k, text))
         for px, name in zip(OLED_PIN_X, ("GND", "VCC", "SCL", "SDA")):
+            px += x - OLED_X
             out.append('<circle cx="%d" cy="%d" r="6" fill="#e8d9a0" stroke="#6b5a1f"/>'
-                       % (px, OLED_PAD_Y))
+                       % (px, pad_y))
             out.append('<text x="%d" y="%d" font-size="10" font-weight="bold" fill="#ffffff" '
-                       'text-anchor="middle">%s</text>' % (px, OLED_PAD_Y + 20, name))
+                       'text-anchor="middle">%s</text>' % (px, pad_y + 20, name))
         addr = pinmap.default("CS_I2C_ADDRESS")
         sda = pinmap.default("CS_I2C_SDA")
         scl = pinmap.default("CS_I2C_SCL")
         lines = (
             ("OLED 0.96\" I2C · address 0x%02X" % addr, "#111", True),
             ("VCC ← 3V3(OUT) · pin %d" % PIN_3V3, COLOUR["3V3"], False),
-            ("GND ← GND rail", COLOUR["GND"], False),
+            ("GND ← " + self._oled_gnd_text(), COLOUR["GND"], False),
             ("SCL ← %s · pin %d" % (scl, physical_pin(scl)), COLOUR["SCL"], False),
             ("SDA ← %s · pin %d" % (sda, physical_pin(sda)), COLOUR["SDA"], False),
             ("Pin order varies by module:", "#555", False),
@@ -636,6 +661,9 @@ class Diagram:
                           colour, _esc(text)))
         out.append("</g>")
         return "\n".join(out)
+
+    def _oled_gnd_text(self):
+        return "GND rail"
 
     def _side_parts(self):
         p_by = {p["name"]: p for p in self.parts}
@@ -667,23 +695,10 @@ class Diagram:
 
     def _inset(self):
         """One switch, enlarged: which two legs to use."""
-        x, y, w, h = 1158, 764, 212, 236
-        out = ['<g id="inset">']
-        out.append('<rect x="%d" y="%d" width="%d" height="%d" rx="8" fill="#fbfbfb" '
-                   'stroke="#cfcfcf"/>' % (x, y, w, h))
-        out.append('<text x="%d" y="%d" font-size="13" font-weight="bold" fill="#222">'
-                   'One button, up close</text>' % (x + 12, y + 22))
+        x, y = 1158, 764
+        out = self._inset_box(x, y, 212, 236, "One button, up close")
         bx, by, bs = x + 71, y + 48, 70
-        for dx in (-12, bs):
-            for dy in (10, bs - 16):
-                used = (dx < 0 and dy == 10) or (dx > 0 and dy != 10)
-                colour = ("#1565c0" if dx < 0 else "#212121") if used else "#9e9e9e"
-                out.append('<rect x="%d" y="%d" width="12" height="6" fill="%s"/>'
-                           % (bx + dx, by + dy, colour))
-        out.append('<rect x="%d" y="%d" width="%d" height="%d" rx="6" fill="#fafafa" '
-                   'stroke="#424242" stroke-width="2"/>' % (bx, by, bs, bs))
-        out.append('<circle cx="%d" cy="%d" r="20" fill="#1565c0" stroke="#212121"/>'
-                   % (bx + bs // 2, by + bs // 2))
+        out += self._big_switch(bx, by, bs, "#1565c0", "#212121")
         out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#888" stroke-width="1.2" '
                    'stroke-dasharray="4 3"/>' % (bx - 6, by + 13, bx + bs + 6, by + bs - 13))
         out.append('<text x="%d" y="%d" font-size="11" fill="#1565c0" text-anchor="end">'
@@ -696,33 +711,62 @@ class Diagram:
                  "round the switch sits. Push each",
                  "switch across the centre gap",
                  "of its breadboard.")
+        return self._inset_end(out, x + 12, by + bs + 26, lines)
+
+    def _inset_box(self, x, y, w, h, title):
+        """The opening of an inset: its group, its box and its title."""
+        return ['<g id="inset">',
+                '<rect x="%d" y="%d" width="%d" height="%d" rx="8" fill="#fbfbfb" '
+                'stroke="#cfcfcf"/>' % (x, y, w, h),
+                '<text x="%d" y="%d" font-size="13" font-weight="bold" fill="#222">%s</text>'
+                % (x + 12, y + 22, title)]
+
+    def _inset_end(self, out, x, y, lines):
+        """An inset's text under its picture, and its end: the inset's SVG."""
         for k, text in enumerate(lines):
             out.append('<text x="%d" y="%d" font-size="11" fill="#333">%s</text>'
-                       % (x + 12, by + bs + 26 + 15 * k, text))
+                       % (x, y + 15 * k, text))
         out.append("</g>")
         return "\n".join(out)
 
+    def _big_switch(self, bx, by, bs, first, second, fill="#1565c0"):
+        """An enlarged switch: its top-left leg in the colour first, the diagonally
+        opposite leg in second, the other two grey."""
+        out = []
+        for dx in (-12, bs):
+            for dy in (10, bs - 16):
+                used = (dx < 0 and dy == 10) or (dx > 0 and dy != 10)
+                colour = (first if dx < 0 else second) if used else "#9e9e9e"
+                out.append('<rect x="%d" y="%d" width="12" height="6" fill="%s"/>'
+                           % (bx + dx, by + dy, colour))
+        out.append('<rect x="%d" y="%d" width="%d" height="%d" rx="6" fill="#fafafa" '
+                   'stroke="#424242" stroke-width="2"/>' % (bx, by, bs, bs))
+        out.append('<circle cx="%d" cy="%d" r="20" fill="%s" stroke="#212121"/>'
+                   % (bx + bs // 2, by + bs // 2, fill))
+        return out
+
     def _legend(self):
-        x, y = 1180, 86
-        out = ['<g id="legend">']
-        out.append('<rect x="%d" y="%d" width="284" height="%d" rx="8" fill="#fbfbfb" '
-                   'stroke="#cfcfcf"/>' % (x, y, 28 + 19 * len(COLOURS) + 96))
-        out.append('<text x="%d" y="%d" font-size="14" font-weight="bold" fill="#222">'
-                   'Wire colours</text>' % (x + 12, y + 22))
-        for k, (group, colour, text) in enumerate(COLOURS):
-            yy = y + 42 + 19 * k
-            out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="%s"/>'
-                       % (x + 12, yy - 4, x + 44, yy - 4, colour, 4.5 if group == "GND" else 3))
-            out.append('<text x="%d" y="%d" font-size="11.5" fill="#222">%s</text>'
-                       % (x + 52, yy, _esc(text)))
-        yy = y + 42 + 19 * len(COLOURS) + 4
-        notes = (
+        return self._legend_box(1180, 86, COLOURS, (
             "● a dot: wires joined",
             "⌒ a hop: wires cross, not joined",
             "Each button: its pin to one leg, GND to",
             "the diagonally opposite leg. No resistors:",
             "the firmware turns on the pull-ups.",
-        )
+        ))
+
+    def _legend_box(self, x, y, colours, notes):
+        out = ['<g id="legend">']
+        out.append('<rect x="%d" y="%d" width="284" height="%d" rx="8" fill="#fbfbfb" '
+                   'stroke="#cfcfcf"/>' % (x, y, 28 + 19 * len(colours) + 96))
+        out.append('<text x="%d" y="%d" font-size="14" font-weight="bold" fill="#222">'
+                   'Wire colours</text>' % (x + 12, y + 22))
+        for k, (group, colour, text) in enumerate(colours):
+            yy = y + 42 + 19 * k
+            out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="%s"/>'
+                       % (x + 12, yy - 4, x + 44, yy - 4, colour, 4.5 if group == "GND" else 3))
+            out.append('<text x="%d" y="%d" font-size="11.5" fill="#222">%s</text>'
+                       % (x + 52, yy, _esc(text)))
+        yy = y + 42 + 19 * len(colours) + 4
         for k, text in enumerate(notes):
             out.append('<text x="%d" y="%d" font-size="11" fill="#333">%s</text>'
                        % (x + 12, yy + 16 * k, _esc(text)))
@@ -730,15 +774,401 @@ class Diagram:
         return "\n".join(out)
 
     def _footer(self):
+        return "\n".join('<text x="24" y="%d" font-size="12" fill="#444">%s</text>'
+                         % (self.height - 34 + 16 * k, _esc(t))
+                         for k, t in enumerate(self._footer_lines()))
+
+    def _footer_lines(self):
         gnd = ", ".join(str(n) for n in GND_PINS)
-        lines = (
+        return (
             "The Pico's GND pins (%s) are all joined inside it: any of them will do. "
             "Power: the USB cable, or a power bank (see docs/BUILD.md)." % gnd,
             "Generated by tools/wiring.py from hardware/pinmap.py — do not edit by hand. "
             "Pin table: docs/pins.md. Moved a part? Change settings.toml on the board.",
         )
-        return "\n".join('<text x="24" y="%d" font-size="12" fill="#444">%s</text>'
-                         % (H - 34 + 16 * k, _esc(t)) for k, t in enumerate(lines))
+
+
+# ----------------------------------------------------------------------------- the matrix
+
+M_COLOURS = (
+    ("A near", COLOUR["A near"], "row A near (A's own piles)"),
+    ("A far", COLOUR["A far"], "row A far (B's piles)"),
+    ("B far", COLOUR["B far"], "row B far (A's piles)"),
+    ("B near", COLOUR["B near"], "row B near (B's own piles)"),
+    ("Column", "#546e7a", "column wires, straight across the box"),
+) + COLOURS[4:-1] + (("GND", COLOUR["GND"], "GND (MENU, piezo, OLED)"),)
+COLOUR["Column"] = M_COLOURS[4][1]
+
+M_GRID_X, M_CELL = 330, 130     # the key grid's left edge, a column's width
+M_TRACK, M_BODY = 16, 36        # a column wire's and a switch body's offset in its cell
+M_DIODE = 96                    # a diode's offset in its cell
+M_DIODE_TOP, M_DIODE_BOTTOM, M_BUS = 26, 46, 56  # below a switch's middle
+# The rows' switch middles, top to bottom (on the box: B's edge, B's far row, the
+# screen, A's far row, A's edge).
+M_ROW_Y = {"B near": 700, "B far": 850, "A far": 1050, "A near": 1200}
+M_ROW_X = (40, 52, 64, 76)      # where each row wire comes down, by CS_MATRIX_ROWS order
+M_TOP_EDGE = 152                # the row wires' lanes start above this
+M_MENU = (352, 190)             # MENU's body (left, middle) and the piezo's middle
+M_PIEZO = (300, 260)
+M_GND_Y = 150                   # MENU's and the piezo's GND wire runs along here
+M_OLED_WIRE_X = {"GND": 1130, "VCC": 1145, "SCL": 1170, "SDA": 1185}
+M_OLED_JOG_Y = 818              # the highest of the OLED wires' jogs to its pins
+
+
+class MatrixDiagram(Diagram):
+    """hardware/wiring-matrix.svg: the matrix build drawn as a grid, the rows in their
+    order on the box. The Pico lies above the grid, USB on the right, so its column pins
+    (bottom edge) fan straight down into the columns and its row pins (top edge) go round
+    its left end to the rows, none crossing another; a column wire hops over the row
+    wires it passes, as the wires cross on the breadboards."""
+
+    width, height = 1560, 1360
+    px0, px1, py0, py1 = 330, 1112, 310, 510
+    usb_right = True
+    title = "California Speed handheld: wiring of the matrix build (default pins)"
+    oled_x, oled_y = 1250, 880
+
+    def pin_xy(self, n):
+        first = self.px0 + 30
+        if n <= 20:
+            return first + (20 - n) * PIN_PITCH, self.py0 + 14
+        return first + (n - 21) * PIN_PITCH, self.py1 - 14
+
+    def pin_on_top(self, n):
+        return n <= 20
+
+    def _edge(self, n):
+        return self.pin_xy(n)[0], (self.py0 if n <= 20 else self.py1)
+
+    def __init__(self):
+        from tools.wiring import matrix_keys, matrix_parts
+        super().__init__()
+        self.parts = matrix_parts()
+        self.keys = matrix_keys()
+
+    # ---- geometry
+
+    def cell_x(self, c):
+        return M_GRID_X + c * M_CELL
+
+    def row_y(self, r):
+        from tools.wiring import MATRIX_ROW_NAMES
+        return M_ROW_Y[MATRIX_ROW_NAMES[r]]
+
+    def _oled_pad(self, name):
+        return self.oled_x + 30 * (1 + ("GND", "VCC", "SCL", "SDA").index(name))
+
+    # ---- routing
+
+    def _check_sides(self):
+        """The drawing's layout: row wires, MENU, the piezo and the OLED's bus on pins 1-20
+        (the Pico's top edge here), column wires on pins 21-40, MENU right of the piezo."""
+        for p in self.parts:
+            if self.pin_on_top(p["phys"]) == ("col" in p):
+                raise ValueError("%s on pin %d: tools/wiring.py draws the matrix build with "
+                                 "%s on pins %s" % (p["name"], p["phys"], "the column wires"
+                                                    if "col" in p else "the row wires, MENU, "
+                                                    "the piezo and the OLED's SDA and SCL",
+                                                    "21-40" if "col" in p else "1-20"))
+        p_by = {p["name"]: p for p in self.parts}
+        if p_by["MENU"]["phys"] >= p_by["Piezo +"]["phys"]:
+            raise ValueError("tools/wiring.py draws the matrix build with MENU on a lower "
+                             "pin than the piezo")
+
+    def route(self):
+        self._check_sides()
+        p_by = {p["name"]: p for p in self.parts}
+        top, bottom = [], []
+        for p in self.parts:
+            if "row" in p:
+                top.append((Wire(p["name"], self.pin_xy(p["phys"])[0], M_ROW_X[p["row"]],
+                                 back=True), p))
+            elif "col" in p:
+                bottom.append((Wire(p["name"], self.pin_xy(p["phys"])[0],
+                                    self.cell_x(p["col"]) + M_TRACK), p))
+        for name, pad in (("OLED SCL", "SCL"), ("OLED SDA", "SDA")):
+            p = p_by[name]
+            top.append((Wire(name, self.pin_xy(p["phys"])[0], M_OLED_WIRE_X[pad], back=True), p))
+        bottom.append((Wire("3V3", self.pin_xy(PIN_3V3)[0], M_OLED_WIRE_X["VCC"]), None))
+        # The OLED's GND: the GND pin on the bottom edge whose wire crosses fewest others.
+        best: tuple = ()
+        for n in GND_PINS:
+            if self.pin_on_top(n):
+                continue
+            wire = Wire("GND OLED", self.pin_xy(n)[0], M_OLED_WIRE_X["GND"])
+            _, cost = order_lanes([w for w, _ in bottom] + [wire])
+            key = (cost, abs(M_OLED_WIRE_X["GND"] - wire.s))
+            if not best or key < best[0]:
+                best = (key, n, wire)
+        self.oled_gnd_pin = best[1]
+        bottom.append((best[2], None))
+        self.top_lanes = self._lay(top, -1, M_TOP_EDGE)
+        self.bottom_lanes = self._lay(bottom, +1, self.py1)
+        self.top, self.bottom = top, bottom
+
+    # ---- wires as polylines
+
+    def build_paths(self):
+        last_diode = self.cell_x(len(self.keys) // 4 - 1) + M_DIODE
+        for w, p in self.top:
+            y = self.top_lanes[w.name]
+            x0, y0 = self._edge(p["phys"])
+            self.used_pins[p["phys"]] = p["group"]
+            if "row" in p:
+                bus = self.row_y(p["row"]) + M_BUS
+                pts = [(x0, y0), (x0, y), (w.t, y), (w.t, bus), (last_diode, bus)]
+            else:
+                pts = self._to_oled(x0, y0, y, w.t, p["name"].split()[1])
+            self.paths.append((p["group"], pts, self._title(p)))
+        for w, p in self.bottom:
+            y = self.bottom_lanes[w.name]
+            if p is not None:  # a column: down to the four switches
+                x0, y0 = self._edge(p["phys"])
+                self.used_pins[p["phys"]] = "Column"
+                c = p["col"]
+                ys = sorted(self.row_y(k["row"]) - LEG for k in p["keys"])
+                pts = [(x0, y0), (x0, y), (w.t, y), (w.t, ys[-1]),
+                       (self.cell_x(c) + M_BODY, ys[-1])]
+                self.paths.append(("Column", pts, self._title(p)))
+                for sy in ys[:-1]:
+                    self.paths.append(("Column", [(w.t, sy), (self.cell_x(c) + M_BODY, sy)],
+                                       "%s to a switch" % p["name"]))
+                    self.dots.append((w.t, sy, "Column"))
+            elif w.name == "3V3":
+                x0, y0 = self._edge(PIN_3V3)
+                self.used_pins[PIN_3V3] = "3V3"
+                self.paths.append(("3V3", self._to_oled(x0, y0, y, w.t, "VCC"),
+                                   "3V3(OUT) · pin %d → OLED VCC" % PIN_3V3))
+            else:
+                n = self.oled_gnd_pin
+                x0, y0 = self._edge(n)
+                self.used_pins[n] = "GND"
+                self.paths.append(("GND", self._to_oled(x0, y0, y, w.t, "GND"),
+                                   "GND · pin %d → OLED GND" % n))
+        for k in self.keys:  # each key's diode leg down to its row wire
+            x, y = self.cell_x(k["col"]), self.row_y(k["row"])
+            self.paths.append((k["group"], [(x + M_BODY + BODY_S, y + LEG),
+                                            (x + M_DIODE, y + LEG), (x + M_DIODE, y + M_BUS)],
+                               "%s: diode to row %s" % (k["name"], k["group"])))
+            self.dots.append((x + M_DIODE, y + M_BUS, k["group"]))
+        self._side_paths()
+
+    def _to_oled(self, x0, y0, lane, x, pad):
+        """A wire from a pin's edge to its lane, along it to x, down beside the grid, then
+        across to the OLED's pin (each pin's jog lower than the one to its right)."""
+        jog = M_OLED_JOG_Y + 12 * (3 - ("GND", "VCC", "SCL", "SDA").index(pad))
+        px = self._oled_pad(pad)
+        pad_y = self.oled_y + OLED_PAD_Y - OLED_Y
+        return [(x0, y0), (x0, lane), (x, lane), (x, jog), (px, jog), (px, pad_y)]
+
+    def _side_paths(self):
+        """MENU and the piezo, above the Pico's left end, and their GND wire over them."""
+        p_by = {p["name"]: p for p in self.parts}
+        menu, piezo = p_by["MENU"], p_by["Piezo +"]
+        mx, my = M_MENU
+        px, py = M_PIEZO
+        x, y0 = self._edge(menu["phys"])
+        self.paths.append(("MENU", [(x, y0), (x, my + LEG), (mx + BODY_S, my + LEG)],
+                           self._title(menu)))
+        x, y0 = self._edge(piezo["phys"])
+        self.paths.append(("Piezo", [(x, y0), (x, py), (px + 22, py)], self._title(piezo)))
+        mpx = self.pin_xy(menu["phys"])[0]
+        gnd = min((n for n in GND_PINS if self.pin_on_top(n) and self.pin_xy(n)[0] > mpx),
+                  key=lambda n: self.pin_xy(n)[0])
+        x, y0 = self._edge(gnd)
+        self.paths.append(("GND", [(x, y0), (x, M_GND_Y), (px - 22, M_GND_Y), (px - 22, py)],
+                           "GND · pin %d → MENU, piezo −" % gnd))
+        self.paths.append(("GND", [(mx - 10, M_GND_Y), (mx - 10, my - LEG), (mx, my - LEG)],
+                           "MENU GND leg"))
+        self.dots.append((mx - 10, M_GND_Y, "GND"))
+        for part in (menu, piezo):
+            self.used_pins[part["phys"]] = part["group"]
+        self.used_pins[gnd] = "GND"
+        self.side_gnd_pin = gnd
+
+    # ---- drawing
+
+    def _header(self):
+        return "\n".join([
+            '<text x="24" y="38" font-size="26" font-weight="bold" fill="#111">'
+            'California Speed handheld — wiring of the matrix build (Long Speed)</text>',
+            '<text x="24" y="62" font-size="13" fill="#444">Raspberry Pi Pico + SSD1306 '
+            '128×64 I2C OLED + 24 keys on a 4 × 6 diode matrix (a switch and a 1N4148 each) '
+            '+ MENU + passive piezo. settings.toml: CS_KEYS = "matrix". Default pins of '
+            'hardware/pinmap.py.</text>',
+        ])
+
+    def _pico_view(self):
+        return "USB on the right · pins 1–20 along the top edge, 21–40 along the bottom"
+
+    def _usb_note(self, ym):
+        return ['<text x="%d" y="%d" font-size="11" fill="#d8f0dc" text-anchor="end">'
+                'USB: power and serial console ▶</text>' % (self.px1 - 20, ym + 44)]
+
+    def _panels(self):
+        from tools.wiring import MATRIX_ROW_NAMES
+        out = []
+        x0 = M_GRID_X - 30
+        x1 = self.cell_x(len(self.keys) // 4) + 4
+        for player, (first, last) in (("B", ("B near", "B far")), ("A", ("A far", "A near"))):
+            y0, y1 = M_ROW_Y[first] - 50, M_ROW_Y[last] + M_BUS + 12
+            out.append('<rect x="%d" y="%d" width="%d" height="%d" rx="10" fill="%s" '
+                       'stroke="#d0d0d0"/>' % (x0, y0, x1 - x0, y1 - y0,
+                                               "#f7f1fa" if player == "B" else "#eef4fb"))
+        for r, name in enumerate(MATRIX_ROW_NAMES):
+            y = M_ROW_Y[name]
+            tx = x0 + 14
+            out.append('<text x="%d" y="%d" font-size="12" font-weight="bold" fill="%s" '
+                       'text-anchor="middle" transform="rotate(-90 %d %d)">%s ROW</text>'
+                       % (tx, y + 4, COLOUR[name], tx, y + 4, name.upper()))
+            p = next(q for q in self.parts if q.get("row") == r)
+            out.append('<text x="%d" y="%d" font-size="11.5" fill="%s"><tspan '
+                       'font-weight="bold">Row %s</tspan> · %s · pin %d</text>'
+                       % (M_ROW_X[-1] + 10, y + M_BUS - 6, COLOUR[name], name, p["pin"],
+                          p["phys"]))
+        gap = (M_ROW_Y["B far"] + M_BUS + M_ROW_Y["A far"] - 30) // 2
+        notes = (
+            (gap - 24, "▲ B's rows: at B's edge of the box, turned round as B sees them: "
+                       "B's button 1 is on column 6 (the right)."),
+            (gap, "The screen sits here, between the far rows. Each column wire runs "
+                  "straight across the box."),
+            (gap + 24, "▼ A's rows: A's button 1 is on column 1 (the left)."),
+        )
+        for y, text in notes:
+            out.append('<text x="%d" y="%d" font-size="12.5" fill="#333" stroke="#ffffff" '
+                       'stroke-width="4" paint-order="stroke" stroke-linejoin="round">%s'
+                       '</text>' % (x0 + 30, y, _esc(text)))
+        out.append('<text x="%d" y="%d" font-size="15" font-weight="bold" fill="#333">'
+                   'PLAYER A sits here, at the bottom edge ▲ (player B at the top edge, '
+                   'beyond row B near)</text>' % (x0, M_ROW_Y["A near"] + M_BUS + 40))
+        y3 = self.bottom_lanes["3V3"]
+        out.append('<text x="%d" y="%d" font-size="11" fill="%s" text-anchor="end">3V3(OUT) · '
+                   'pin %d</text>' % (M_OLED_WIRE_X["GND"] - 6, y3 - 4, COLOUR["3V3"], PIN_3V3))
+        return "\n".join(out)
+
+    def _buttons(self):
+        out = ['<g id="buttons">']
+        for p in self.parts:
+            if "col" in p:
+                x = self.cell_x(p["col"]) + M_TRACK + 6
+                y = M_ROW_Y["B near"] - 72
+                out.append('<text x="%d" y="%d" font-size="11.5" font-weight="bold" '
+                           'fill="%s">COLUMN %d</text>' % (x, y, COLOUR["Column"], p["col"] + 1))
+                out.append('<text x="%d" y="%d" font-size="11" fill="%s">%s · pin %d</text>'
+                           % (x, y + 13, COLOUR["Column"], p["pin"], p["phys"]))
+        for k in self.keys:
+            x, y = self.cell_x(k["col"]), self.row_y(k["row"])
+            out.append('<g class="key"><title>%s · key %d</title>' % (k["name"], k["key"]))
+            out += self._switch(x + M_BODY, y, k["group"], True)
+            out.append("</g>")
+            out.append(self._diode(x + M_DIODE, y + M_DIODE_TOP, y + M_DIODE_BOTTOM,
+                                   "%s: stripe (cathode) towards row %s"
+                                   % (k["name"], k["group"])))
+            out.append('<text x="%d" y="%d" font-size="11.5" fill="%s"><tspan '
+                       'font-weight="bold">%s</tspan> · key %d</text>'
+                       % (x + M_TRACK + 8, y - BODY_S // 2 - 7, COLOUR[k["group"]],
+                          k["name"], k["key"]))
+        out.append("</g>")
+        return "\n".join(out)
+
+    def _diode(self, x, y0, y1, title, w=10, stripe=5):
+        """A glass diode lying along x from y0 (anode) to y1 (cathode: the black stripe),
+        with the symbol's triangle pointing at the stripe."""
+        out = ['<g class="diode"><title>%s</title>' % _esc(title)]
+        out.append('<rect x="%d" y="%d" width="%d" height="%d" rx="2" fill="#f2b27c" '
+                   'stroke="#8d5524" stroke-width="1"/>' % (x - w // 2, y0, w, y1 - y0))
+        out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="#111111"/>'
+                   % (x - w // 2, y1 - stripe - 1, w, stripe))
+        t = (y1 - y0 - stripe) // 3
+        out.append('<path d="M%d %d L%d %d L%d %d Z" fill="#7a3d12"/>'
+                   % (x - w // 2 + 2, y0 + t, x + w // 2 - 2, y0 + t, x, y1 - stripe - 2))
+        out.append("</g>")
+        return "\n".join(out)
+
+    def _oled_gnd_text(self):
+        return "GND · pin %d" % self.oled_gnd_pin
+
+    def _side_parts(self):
+        p_by = {p["name"]: p for p in self.parts}
+        menu, pz = p_by["MENU"], p_by["Piezo +"]
+        mx, my = M_MENU
+        px, py = M_PIEZO
+        out = ['<g id="side">', '<g id="menu"><title>MENU · key %d</title>' % menu["key"]]
+        out += self._switch(mx, my, "MENU", False)
+        out.append("</g>")
+        tx = self.pin_xy(self.side_gnd_pin)[0] + 12
+        out.append('<text x="%d" y="%d" font-size="11.5" fill="%s"><tspan font-weight="bold">'
+                   'MENU</tspan> · %s · pin %d · key %d</text>'
+                   % (tx, my - 2, COLOUR["MENU"], menu["pin"], menu["phys"], menu["key"]))
+        for k, text in enumerate(("its own pin and GND, no diode", "on the side of the box")):
+            out.append('<text x="%d" y="%d" font-size="10.5" fill="#555">%s</text>'
+                       % (tx, my + 12 + 12 * k, text))
+        out.append('<circle cx="%d" cy="%d" r="22" fill="#2b2b2b" stroke="#000"/>' % (px, py))
+        out.append('<circle cx="%d" cy="%d" r="6" fill="#777"/>' % (px, py))
+        out.append('<text x="%d" y="%d" font-size="12" font-weight="bold" fill="%s" '
+                   'text-anchor="middle">+</text>' % (px + 30, py - 6, COLOUR["Piezo"]))
+        out.append('<text x="%d" y="%d" font-size="12" font-weight="bold" fill="#212121" '
+                   'text-anchor="middle">−</text>' % (px - 30, py - 6))
+        out.append('<text x="%d" y="%d" font-size="11.5" fill="%s" text-anchor="end">'
+                   '<tspan font-weight="bold">Piezo +</tspan> · %s · pin %d</text>'
+                   % (px - 40, py + 4, COLOUR["Piezo"], pz["pin"], pz["phys"]))
+        out.append('<text x="%d" y="%d" font-size="10.5" fill="#555" text-anchor="end">'
+                   'passive (optional 100 Ω in series)</text>' % (px - 40, py + 18))
+        out.append("</g>")
+        return "\n".join(out)
+
+    def _legend(self):
+        return self._legend_box(1250, 86, M_COLOURS, (
+            "● a dot: wires joined",
+            "⌒ a hop: wires cross, not joined",
+            "Each key: column wire → switch → diode →",
+            "row wire; the diode's stripe towards the",
+            "row wire. No resistors, no GND on the keys.",
+        ))
+
+    def _inset(self):
+        """One key, enlarged: which legs, and which way round the diode goes."""
+        x, y, w = 1250, 446, 284
+        out = self._inset_box(x, y, w, 356, "One key, up close")
+        bx, by, bs = x + 86, y + 50, 70
+        col, row = COLOUR["Column"], COLOUR["A near"]
+        dx = bx + bs + 40
+        out.append('<path d="M%d %d L%d %d L%d %d" fill="none" stroke="%s" stroke-width="3"/>'
+                   % (x + 40, y + 36, x + 40, by + 13, bx - 12, by + 13, col))
+        out.append('<circle cx="%d" cy="%d" r="4.5" fill="%s"/>' % (x + 40, by + 13, col))
+        out.append('<path d="M%d %d L%d %d L%d %d" fill="none" stroke="%s" stroke-width="3"/>'
+                   % (bx + bs + 12, by + bs - 13, dx, by + bs - 13, dx, by + bs + 110, row))
+        out.append('<path d="M%d %d L%d %d" fill="none" stroke="%s" stroke-width="4"/>'
+                   % (x + 24, by + bs + 110, x + w - 20, by + bs + 110, row))
+        out.append('<circle cx="%d" cy="%d" r="5" fill="%s"/>' % (dx, by + bs + 110, row))
+        out += self._big_switch(bx, by, bs, col, row, fill=row)
+        out.append(self._diode(dx, by + bs + 14, by + bs + 82, "the diode: stripe (cathode) "
+                               "towards the row wire", w=18, stripe=10))
+        for k, (text, colour, ty) in enumerate((
+                ("column wire", col, by - 4),
+                ("anode (plain end)", "#8d5524", by + bs + 22),
+                ("1N4148", "#333", by + bs + 48),
+                ("cathode: the stripe", "#111", by + bs + 80),
+                ("row wire", row, by + bs + 104))):
+            anchor = "start" if k == 0 else "end"
+            tx = x + 50 if k == 0 else dx - 16
+            out.append('<text x="%d" y="%d" font-size="11" fill="%s" text-anchor="%s">%s</text>'
+                       % (tx, ty, colour, anchor, text))
+        lines = ("The column wire to one leg, the diode",
+                 "to the diagonally opposite one. Stripe",
+                 "the wrong way: the key never reads.",
+                 "No diode: ghost keys when three keys",
+                 "of a rectangle are held.")
+        return self._inset_end(out, x + 12, by + bs + 134, lines)
+
+    def _footer_lines(self):
+        gnd = ", ".join(str(n) for n in GND_PINS)
+        return (
+            "Drawn as a grid; on the breadboards the Pico sits on the middle board between the "
+            "far rows (docs/BUILD.md). The Pico's GND pins (%s) are all joined inside it." % gnd,
+            "Generated by tools/wiring.py from hardware/pinmap.py — do not edit by hand. "
+            "Pin tables: docs/pins.md. The direct build: hardware/wiring.svg.",
+        )
 
 
 def _pin_label_lines(name):
@@ -753,6 +1183,11 @@ def _esc(text):
 def wiring_svg():
     """The text of hardware/wiring.svg."""
     return Diagram().svg()
+
+
+def wiring_matrix_svg():
+    """The text of hardware/wiring-matrix.svg."""
+    return MatrixDiagram().svg()
 
 
 # ----------------------------------------------------------------------------- files
