@@ -396,16 +396,22 @@ def bom_rows():
         return list(reader)
 
 
+def build_total(rows, build):
+    """What one handheld of a build costs: every row but the optional ones and the other
+    build's."""
+    other = "(%s build)" % BUILDS[1 - BUILDS.index(build)]
+    return sum(int(r["quantity"]) * float(r["approx_price_usd"]) for r in rows
+               if "(optional" not in r["part"] and other not in r["part"])
+
+
 def test_bom_parses_with_numbers_and_a_total():
     rows = bom_rows()
-    total = 0.0
     for r in rows:
         assert int(r["quantity"]) > 0, r["part"]
         assert float(r["approx_price_usd"]) >= 0, r["part"]
         assert r["example_part_number"].strip() and r["notes"].strip(), r["part"]
-        if "(optional" not in r["part"]:
-            total += int(r["quantity"]) * float(r["approx_price_usd"])
-    assert 20 < total < 100
+    direct, matrix = build_total(rows, "direct"), build_total(rows, "matrix")
+    assert 20 < direct < matrix < 100
 
 
 def test_bom_lists_the_parts_the_build_needs():
@@ -417,7 +423,11 @@ def test_bom_lists_the_parts_the_build_needs():
         assert len(found) == 1, words
         return found[0]
 
-    assert int(row("tactile", "switch")["quantity"]) == keymap.KEY_COUNT == 17
+    assert int(row("tactile", "switch", "(direct build)")["quantity"]) == keymap.KEY_COUNT == 17
+    assert int(row("tactile", "switch", "(matrix build)")["quantity"]) == MATRIX_KEYS + 1 == 25
+    diodes = row("1n4148")
+    assert "(matrix build)" in diodes["part"] and int(diodes["quantity"]) == MATRIX_KEYS == 24
+    assert "stripe" in diodes["notes"] and "the direct build needs none" in diodes["notes"]
     assert int(row("pico")["quantity"]) == 1
     oled = row("ssd1306")
     assert "SH1106" in oled["notes"] and "NOT compatible" in oled["notes"]
