@@ -412,6 +412,8 @@ def test_bom_parses_with_numbers_and_a_total():
         assert r["example_part_number"].strip() and r["notes"].strip(), r["part"]
     direct, matrix = build_total(rows, "direct"), build_total(rows, "matrix")
     assert 20 < direct < matrix < 100
+    for total in (direct, matrix):  # the guide's prices are the list's
+        assert re.search(r"about \*{0,2}\$%d\b" % round(total), read("docs/BUILD.md"))
 
 
 def test_bom_lists_the_parts_the_build_needs():
@@ -448,6 +450,31 @@ def test_build_md_has_a_check_after_every_step():
     assert len(step_sections) >= 7
     for s in step_sections:
         assert "**CHECK" in s, s.splitlines()[0]
+
+
+def test_build_md_has_the_matrix_build_with_a_check_after_every_step():
+    text = read("docs/BUILD.md")
+    sections = re.split(r"^## ", text, flags=re.M)
+    at = [i for i, s in enumerate(sections) if s.startswith("The matrix build")]
+    assert len(at) == 1
+    steps = []
+    for s in sections[at[0] + 1:]:
+        if not s.startswith("Step M"):
+            break
+        steps.append(s)
+    assert [s.split(":")[0] for s in steps] == ["Step M%d" % n for n in range(1, 7)]
+    for s in steps:
+        assert "**CHECK" in s, s.splitlines()[0]
+    matrix = "".join(sections[at[0]:at[0] + 1] + steps)
+    assert "](#the-matrix-build-long-speed)" in text
+    for phrase in ('CS_KEYS = "matrix"', 'make uf2 ARGS="--keys matrix"', "-matrix-cp10.uf2",
+                   "](../hardware/wiring-matrix.svg)", "1N4148", "stripe", "ghost",
+                   "never lights", "25 keys", "not GND", "SELF TEST"):
+        assert phrase in matrix, phrase
+    # every row and column pin is named with its Pico pin
+    for key in ("CS_MATRIX_ROWS", "CS_MATRIX_COLUMNS"):
+        for pin in DEFAULTS[key].split(","):
+            assert "%s (pin %d)" % (pin, wiring.physical_pin(pin)) in matrix, pin
 
 
 def test_build_md_links_the_pin_table_the_diagram_and_the_bom():
