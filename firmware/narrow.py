@@ -30,7 +30,9 @@ class Narrow(ui.Cell):
     def __init__(self, kit: ui.Kit, sheet: "displayio.Bitmap") -> None:
         self.kit = kit
         self.rank = self.suit = kit.grid(sheet, _TILE_W, _TILE_H, 2)
-        self.put(ui.RANK_BLANK, ui.SUIT_BLANK)
+        g = self.rank
+        g[0] = ui.RANK_BLANK
+        g[1] = _SUITS + ui.SUIT_BLANK
         self.card = -2
 
     def place(self, x: int, y: int, width: int, flipped: bool) -> None:
@@ -42,11 +44,14 @@ class Narrow(ui.Cell):
         g.flip_x = flipped
         g.flip_y = flipped
 
-    def put(self, rank: int, suit: int) -> None:
-        """Show a rank's tile and a suit's, as the big face numbers them (the blanks too)."""
-        g = self.rank
-        g[0] = rank
-        g[1] = _SUITS + suit
+    def show(self, card: int) -> None:
+        """Draw a card id (0..51), or a blank card (-1): its rank's tile and its suit's."""
+        if card != self.card:
+            self.card = card
+            self.kit.changes += 1
+            g = self.rank
+            g[0] = card % 13 if card >= 0 else ui.RANK_BLANK
+            g[1] = _SUITS + (card // 13 if card >= 0 else ui.SUIT_BLANK)
 
 
 def cells(kit: ui.Kit, group: "displayio.Group") -> "list[ui.Cell]":

@@ -193,14 +193,11 @@ class Cell:
         self.card = card
         self.kit.changes += 1
         if card >= 0:
-            self.put(card % 13, card // 13)
+            self.rank[0] = card % 13
+            self.suit[0] = card // 13
         else:
-            self.put(RANK_BLANK, SUIT_BLANK)
-
-    def put(self, rank: int, suit: int) -> None:
-        """Show a rank's tile (RANK_BLANK: none) and a suit's (SUIT_BLANK: none)."""
-        self.rank[0] = rank
-        self.suit[0] = suit
+            self.rank[0] = RANK_BLANK
+            self.suit[0] = SUIT_BLANK
 
 
 def outline(bmp: displayio.Bitmap, x0: int, y0: int, w: int, h: int, value: int = 1) -> None:
