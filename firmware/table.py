@@ -1,5 +1,7 @@
 """The play screen: A's row at the bottom, B's row at the top turned to face B, and each
-player's info line (deck count, a message, score pips) along their own edge.
+player's info line (deck count, a message, score pips) along their own edge. Up to four
+piles a row a card shows the big face (rank 16 x 18, suit 9 x 9); five or six a row (Long
+Speed), the narrow one of firmware/narrow.py, whose cells are made the first time.
 
 sync() compares what is drawn with the game and changes only what differs; it never
 reveals which piles match (training hints aside, which are off by default). It also keeps
@@ -12,9 +14,7 @@ import displayio
 from engine.ticks import ticks_add, ticks_diff
 from firmware import glyphs
 from firmware.ui import W, CELL_H, LINE_CHARS, Cell, TextLine, Banner, outline, underline
-from hardware.seats import KEYS_A_ROW, column
-
-_SHOWN = KEYS_A_ROW[0]
+from hardware.seats import PILES_A_ROW, column
 
 try:
     from micropython import const
@@ -25,6 +25,7 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from engine.game import Game
     from firmware.ui import Kit
 
+_WIDE = const(4)  # the most piles a row the big face fits: a 32-pixel cell for 16 + 1 + 9
 _ROW_B_Y = const(8)
 _ROW_A_Y = const(32)
 _LINE_B_Y = const(0)
@@ -46,12 +47,13 @@ class Table:
         self.group = displayio.Group()
         self.bg = displayio.Bitmap(W, 64, 2)
         self.group.append(kit.grid(self.bg, W, 64))
-        self.cells = []
-        for _ in range(2 * _SHOWN):
+        self.cells = []  # type: list[Cell]  # the cells of the face on show
+        for _ in range(2 * _WIDE):
             c = Cell(kit)
             self.cells.append(c)
             self.group.append(c.rank)
             self.group.append(c.suit)
+        self.faces = [self.cells, []]  # the big face's cells, the narrow one's (once made)
         self.lines = (TextLine(kit, LINE_CHARS, 1, _LINE_A_Y),
                       TextLine(kit, LINE_CHARS, 1, _LINE_B_Y, flipped=True))
         for line in self.lines:
@@ -70,28 +72,36 @@ class Table:
         self.hint_mask = 0
 
     def layout(self, n: int) -> None:
-        """Arrange n piles per row and draw the card outlines."""
-        if n > _SHOWN:  # (the rules allow 6)
+        """Arrange n piles per row and draw the card outlines: an outline of even width, 2
+        pixels between cards (1 at 6 a row, where a cell is 21 pixels wide)."""
+        if n > PILES_A_ROW:
             raise ValueError("piles_per_row: the handheld shows at most %d a row, not %d"
-                             % (_SHOWN, n))
+                             % (PILES_A_ROW, n))
         self.n = n
         self.version = -1
         w = W // n
         self.cell_w = w
+        card_w = (w - 1) & ~1
         self.bg.fill(0)  # (the self-test borrows bg: everything is drawn anew)
         self.hint_mask = 0
-        for i in range(2 * _SHOWN):
-            cell = self.cells[i]
-            if i >= 2 * n:
-                cell.rank.hidden = True
-                cell.suit.hidden = True
-                continue
-            cell.rank.hidden = False
-            cell.suit.hidden = False
-            x, y = self._cell_at(i)
-            outline(self.bg, x + 1, y, w - 2, CELL_H)
-            cell.place(x, y, w, i >= n)  # B's piles are turned to face B
-            cell.show(-1)
+        faces = self.faces
+        if n > _WIDE and not faces[1]:
+            from firmware.narrow import cells
+            faces[1] = cells(self.kit, self.group)
+        self.cells = faces[1 if n > _WIDE else 0]
+        for face in faces:
+            for i in range(len(face)):
+                cell = face[i]
+                if face is not self.cells or i >= 2 * n:
+                    cell.rank.hidden = True
+                    cell.suit.hidden = True
+                    continue
+                cell.rank.hidden = False
+                cell.suit.hidden = False
+                x, y = self._cell_at(i)
+                outline(self.bg, x + 1, y, card_w, CELL_H)
+                cell.place(x + 1, y, card_w, i >= n)  # B's piles are turned to face B
+                cell.show(-1)
         self.kit.changes += 1
         for p in range(2):
             self.decks[p] = 0xFF
@@ -222,4 +232,4 @@ class Table:
             on = (mask >> p) & 1
             x, y = self._cell_at(p)
             y += 1 if p >= n else CELL_H - 2  # under the card as its player sees it
-            self.kit.changes += underline(self.bg, x, y, w, on)
+            self.kit.changes += underline(self.bg, x, y, (w + 1) & ~1, on)  # (centred on it)

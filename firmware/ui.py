@@ -49,7 +49,7 @@ def codes(text: bytes | str) -> bytes:
     return bytes(out)
 
 
-def _sheet(bits: bytes, w: int, h: int, count: int, row_bytes: int, cols: int,
+def sheet(bits: bytes, w: int, h: int, count: int, row_bytes: int, cols: int,
            extra: int = 0) -> displayio.Bitmap:
     """A 2-colour Bitmap holding count glyphs (+ extra blank tiles) in a grid of cols."""
     tiles = count + extra
@@ -81,10 +81,10 @@ class Kit:
         self.palette[0] = 0x000000
         self.palette[1] = 0xFFFFFF
         n_font = len(glyphs.FONT_CHARS)
-        self.font = _sheet(glyphs.FONT_BITS, glyphs.FONT_W, glyphs.FONT_H, n_font, 1,
+        self.font = sheet(glyphs.FONT_BITS, glyphs.FONT_W, glyphs.FONT_H, n_font, 1,
                            _FONT_COLS)
-        self.ranks = _sheet(glyphs.RANK_BITS, glyphs.RANK_W, glyphs.RANK_H, 13, 2, 14, 1)
-        self.suits = _sheet(glyphs.SUIT_BITS, glyphs.SUIT_W, glyphs.SUIT_H, 4, 2, 5, 1)
+        self.ranks = sheet(glyphs.RANK_BITS, glyphs.RANK_W, glyphs.RANK_H, 13, 2, 14, 1)
+        self.suits = sheet(glyphs.SUIT_BITS, glyphs.SUIT_W, glyphs.SUIT_H, 4, 2, 5, 1)
 
     def grid(self, sheet: displayio.Bitmap, tw: int, th: int, width: int = 1, x: int = 0,
              y: int = 0, flipped: bool = False) -> displayio.TileGrid:
@@ -168,7 +168,8 @@ class Cell:
         self.card = -2  # what is drawn: a card id, -1 blank
 
     def place(self, x: int, y: int, width: int, flipped: bool) -> None:
-        """Position the glyphs in a cell of width x CELL_H at (x, y), turned for B if flipped."""
+        """Position the glyphs on a card (its outline) of width x CELL_H at (x, y), centred,
+        turned for B if flipped."""
         content = glyphs.RANK_W + 1 + glyphs.SUIT_W
         left = (width - content) // 2
         top = 3

@@ -124,13 +124,6 @@ def test_the_next_game_takes_the_result_and_its_messages_away():
     assert len(h.piles) == 8 and all(h.piles) and glass.UNREADABLE not in "".join(h.piles)
 
 
-def test_rules_with_more_piles_than_the_table_shows_are_refused():
-    h = _hand(rules=Rules(piles_per_row=5))
-    h.run_until(BOOTED)
-    with pytest.raises(ValueError, match="shows at most 4 a row, not 5"):
-        h.choose("2 PLAYERS")
-
-
 def test_a_bouncing_contact_is_one_press():
     """The scanner debounces over 2 scans 1 ms apart; a contact that opens for longer
     reports a release and a press again. A press that soon after its release is a bounce."""

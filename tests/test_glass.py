@@ -19,6 +19,21 @@ def test_the_table_is_read_pile_by_pile_and_each_info_line_as_its_player_reads_i
     assert glass.info(foul, B).split() == ["\u25af", "2", "\u25cb\u25cb"]
 
 
+def test_a_table_of_six_a_row_is_read_in_its_narrow_face_with_its_hints_and_messages():
+    deal = scenes.golden("six_deal")
+    assert glass.piles_per_row(deal) == 6
+    assert glass.piles(deal) == ["5c", "9d", "Jh", "Ks", "7c", "10h",
+                                 "5d", "Kc", "3h", "8s", "4c", "10s"]
+    assert glass.piles(scenes.golden("six_cover"))[0::7] == ["Qd", "6c"]
+    assert glass.marks(scenes.golden("six_hint")) == [0, 3, 5, 6, 7, 11]
+    assert glass.marks(deal) == [] and glass.marks(scenes.golden("menu")) == []
+    for name, locked in (("six_foul", "LOCKED"), ("six_foul_fr", "BLOQU\u00c9"),
+                         ("six_foul_pt", "BLOQUEADO")):
+        frame = scenes.golden(name)
+        assert glass.info(frame, B).split() == ["\u25af", "4", "\u25a3", locked, "\u25cb\u25cb"]
+        assert glass.piles(frame) == glass.piles(deal)
+
+
 def test_the_banners_are_read_and_a_screen_without_them_has_none():
     won = scenes.golden("match_over")
     assert (glass.banner(won, A), glass.banner(won, B)) == ("MATCH WON!", "MATCH LOST")

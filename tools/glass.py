@@ -8,12 +8,14 @@ down on the glass: turn the frame first (turned), as B sees it.
 Desktop only.
 """
 from engine.cards import RANK_NAMES, SUIT_LETTERS
-from firmware import glyphs
+from firmware import glyphs, glyphs_narrow
 
 W, H = 128, 64
 LINE_CHARS = 21
 _ROW_A_Y, _ROW_B_Y, _CELL_H = 32, 8, 24  # firmware/table.py's rows, as A sees them
 _BANNER_CHARS = 10
+_WIDE = 4  # the most piles a row the big face fits; beyond, the narrow face (firmware/narrow.py)
+_NARROW_W, _NARROW_H, _NARROW_TILES, _NARROW_SUITS = 8, 18, 18, 14  # its sheet's tiles
 
 # The icons of the small font, as characters a test can write.
 ICONS = {
@@ -48,6 +50,7 @@ def _table(bits, count, h, row_bytes, w):
 _FONT = _table(glyphs.FONT_BITS, glyphs.FONT_COUNT, glyphs.FONT_H, 1, glyphs.FONT_W)
 _RANKS = _table(glyphs.RANK_BITS, 13, glyphs.RANK_H, 2, glyphs.RANK_W)
 _SUITS = _table(glyphs.SUIT_BITS, 4, glyphs.SUIT_H, 2, glyphs.SUIT_W)
+_NARROW = _table(glyphs_narrow.NARROW_BITS, _NARROW_TILES, _NARROW_H, 1, _NARROW_W)
 
 
 def _rows(frame, x, y, w, h, scale=1):
@@ -108,19 +111,37 @@ def piles_per_row(frame):
     return 0
 
 
-def _card(frame, x, w):
-    """The card in A's-row cell at x (width w), as '5c' or '10h'; '' for an empty cell,
-    UNREADABLE for pixels that are no card."""
-    left = (w - glyphs.RANK_W - 1 - glyphs.SUIT_W) // 2
+def _card(frame, x, w, narrow):
+    """The card whose outline spans x..x+w-1 in A's row, as '5c' or '10h'; '' for an empty
+    card, UNREADABLE for pixels that are no card. narrow: the narrow face (rank and suit
+    are tiles of one sheet, side by side)."""
     y = _ROW_A_Y + 3
-    rank = _RANKS.get(_rows(frame, x + left, y, glyphs.RANK_W, glyphs.RANK_H))
-    suit = _SUITS.get(_rows(frame, x + left + glyphs.RANK_W + 1, y, glyphs.SUIT_W,
-                            glyphs.SUIT_H))
+    if narrow:
+        left = x + (w - 2 * _NARROW_W) // 2
+        rank = _NARROW.get(_rows(frame, left, y, _NARROW_W, _NARROW_H), -1)
+        suit = _NARROW.get(_rows(frame, left + _NARROW_W, y, _NARROW_W, _NARROW_H), -1)
+        suit = suit - _NARROW_SUITS if suit >= _NARROW_SUITS else None
+        rank = rank if 0 <= rank < 13 else None
+        face_w = 2 * _NARROW_W
+    else:
+        left = x + (w - glyphs.RANK_W - 1 - glyphs.SUIT_W) // 2
+        rank = _RANKS.get(_rows(frame, left, y, glyphs.RANK_W, glyphs.RANK_H))
+        suit = _SUITS.get(_rows(frame, left + glyphs.RANK_W + 1, y, glyphs.SUIT_W,
+                                glyphs.SUIT_H))
+        face_w = glyphs.RANK_W + 1 + glyphs.SUIT_W
     if rank is None or suit is None:
-        blank = not any(_rows(frame, x + left, y, glyphs.RANK_W + 1 + glyphs.SUIT_W,
-                              glyphs.RANK_H))
+        blank = not any(_rows(frame, left, y, face_w, glyphs.RANK_H))
         return "" if blank else UNREADABLE
     return RANK_NAMES[rank] + SUIT_LETTERS[suit]
+
+
+def cards_at(n):
+    """[(x, w)] of each card's outline on the glass in a table of n piles a row, from the
+    screen's left, as firmware/table.py draws them: a cell W // n wide, the outline of even
+    width from its second column (2 pixels between cards, 1 at 6 a row)."""
+    w = W // n
+    left = (W - w * n) // 2
+    return [(left + i * w + 1, (w - 1) & ~1) for i in range(n)]
 
 
 def piles(frame):
@@ -129,11 +150,23 @@ def piles(frame):
     n = piles_per_row(frame)
     if not n:
         return []
-    w = W // n
-    left = (W - w * n) // 2
-    b_side = turned(frame)  # B's row, turned, lies where A's does
-    return ([_card(frame, left + i * w, w) for i in range(n)]
-            + [_card(b_side, left + i * w, w) for i in range(n)])
+    b_side = turned(frame)  # B's row, turned, lies where A's does (mirrored: B's left first)
+    narrow = n > _WIDE
+    return ([_card(frame, x, w, narrow) for x, w in cards_at(n)]
+            + [_card(b_side, W - x - w, w, narrow) for x, w in reversed(cards_at(n))])
+
+
+def marks(frame):
+    """The piles a training hint underlines, in the engine's pile order: a mark is the row
+    just inside a card's bottom edge as its player sees it, lit under the card's middle."""
+    n = piles_per_row(frame)
+    if not n:
+        return []
+    y = (_ROW_A_Y + _CELL_H - 2) * W
+    b_side = turned(frame)
+    return ([i for i, (x, w) in enumerate(cards_at(n)) if frame[y + x + w // 2]]
+            + [n + i for i, (x, w) in enumerate(reversed(cards_at(n)))
+               if b_side[y + W - x - w + w // 2]])
 
 
 def banner(frame, player):

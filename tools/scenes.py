@@ -15,6 +15,14 @@ from tools.play import run_script, parse_decks
 DECKS = "5c 9d Jh 2s 7c 8c / 5d Kc 3h 8s 4c 6c"  # piles 0 (5c) and 4 (5d) match
 ONE_LEFT = "5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c 6c"  # A's last card is on the match
 _START = "400 A3 tap\n"  # RIGHT on "2 PLAYERS" in the main menu deals the match
+# Six piles a row (Long Speed): pairs 5c-5d (piles 0, 6), Ks-Kc (3, 7), 10h-10s (5, 11)
+SIX = "5c 9d Jh Ks 7c 10h Qd 8c Ac 2d / 5d Kc 3h 8s 4c 10s 6c 2h 9s 3d"
+_LONG = {"piles_per_row": 6}
+# TRAINING HINTS on (SETTINGS, down to HINTS, RIGHT), back to the main menu, then
+# 2 PLAYERS: the match is dealt at 3250 ms
+_HINTS = ("400 A1 tap\n550 A1 tap\n700 A1 tap\n850 A3 tap\n"
+          + "".join("%d A1 tap\n" % (1000 + 150 * i) for i in range(10))
+          + "2500 A3 tap\n2650 MENU tap\n2800 A0 tap\n2950 A0 tap\n3100 A0 tap\n3250 A3 tap\n")
 
 # name: (decks, key script, rules options, what it shows)
 SCENES = {
@@ -41,12 +49,18 @@ SCENES = {
     "game_over": (ONE_LEFT, _START + "700 A0 tap\n", {}, "A placed the last card: won"),
     "match_over": (ONE_LEFT, _START + "700 A0 tap\n", {"wins_needed": 1},
                    "A won the match"),
+    "six_deal": (SIX, _START, _LONG, "a fresh deal, six piles a row (Long Speed)"),
+    "six_cover": (SIX, _START + "700 A0 tap\n900 B1 tap\n", _LONG,
+                  "six a row: A covered pile 0 (5c) with Qd, B pile 7 (Kc) with 6c"),
+    "six_hint": (SIX, _HINTS, _LONG, "six a row, training hints on: six piles underlined"),
+    "six_foul": (SIX, _START + "700 B2 tap\n", dict(_LONG, after=150),
+                 "six a row: B pressed a pile with no match: locked"),
 }
 
 
 # The main screens again in French and Portuguese: NAME_fr, NAME_pt (and error_fr, ...).
 IN_LANGUAGES = ("menu", "settings", "statistics", "howto", "pause", "selftest", "foul",
-                "collision", "stall", "game_over", "match_over", "error")
+                "collision", "stall", "game_over", "match_over", "error", "six_foul")
 LANGUAGES = ("fr", "pt")
 
 

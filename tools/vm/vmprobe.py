@@ -25,6 +25,7 @@ bench.out_dir = _args["out"]
 bench.power_on(True)
 
 _mark = [0]
+NARROW = "objects: Long Speed's narrow cells (its first Table.layout(6): code, sheet, 12 grids)"
 
 
 def step(what):
@@ -55,6 +56,8 @@ step("objects: glyph sheets (Kit: 3 bitmaps, a palette)")
 from firmware.table import Table  # noqa: E402
 table = Table(kit)
 step("objects: play screen (Table: 2 bitmaps, 23 tile grids, 5 groups)")
+table.layout(6)
+step(NARROW)
 from firmware.menu import Page  # noqa: E402
 page = Page(kit)
 step("objects: menu page (8 text lines)")
