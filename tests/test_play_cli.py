@@ -557,3 +557,17 @@ def test_piles_6_plays_long_speed_from_a_script(tmp_path):
     r = _play("--piles", "6", "--script", str(script))  # B's 6th piles
     assert r.returncode == 0, r.stderr
     assert "3 handled" in r.stdout and "error" not in r.stdout.lower()
+
+
+def test_the_terminal_and_the_window_show_the_matrix_builds_keys(monkeypatch):
+    seen, status = _in_a_terminal(
+        ["--terminal", "--keys", "matrix", "--seed", "3", "--decks", scenes.DECKS, "--nvm", ""],
+        [(4, b"v"), (1.5, b"="), (1.5, b"\x1b")])  # 2 PLAYERS; B's own leftmost pile; Esc
+    assert b"[=]" in seen and b"[n]" in seen and b"[;]" not in seen
+    assert _ended_well(status), seen[-500:]
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    from tools.play import _parser, _window
+    hw, passes = _window(_parser().parse_args(["--window", "--piles", "4", "--keys", "matrix",
+                                               "--nvm", ""]), stop_after=30)
+    assert passes >= 30 and hw.menu_keys is not None
