@@ -330,7 +330,8 @@ def key_contacts(settings=""):
     if values["CS_KEYS"] != "matrix":
         return [gpio(n) for n in config.key_pins(values)]
     rows, columns = config.matrix_pins(values)
-    return ["%s.%s" % (gpio(r), gpio(c)) for r in rows for c in columns] + [gpio(values["CS_MENU"])]
+    keys = ["%s.%s" % (gpio(r), gpio(c)) for r in rows for c in columns]
+    return keys + [gpio(values["CS_MENU"])]
 
 
 def probe(tree, heap="256K"):

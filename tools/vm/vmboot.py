@@ -9,8 +9,9 @@ lib/. One process is one run of code.py with a fresh heap, as
 on the board: a reload, a reset, a power cycle or a deep sleep ends it, and the bench's
 state (clock, flash, buttons, counters, where the script is) goes to the state file for
 the next process (tools/boardvm.py starts them). settings= reads os.getenv's values from
-FILE instead of the tree's settings.toml (the matrix build: CS_KEYS = "matrix"). Everything worth reporting is printed
-as `BENCH <name> <value>` lines; shots and a copy of the nvm after each write go to out.
+FILE instead of the tree's settings.toml (the matrix build: CS_KEYS = "matrix").
+Everything worth reporting is printed as `BENCH <name> <value>` lines; shots and a copy of
+the nvm after each write go to out.
 """
 import gc
 import sys
