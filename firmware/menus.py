@@ -106,10 +106,11 @@ class Menus:
 
     def key(self, m: "Meaning", t: int) -> int:
         """A key's meaning: its move (UP, DOWN, LEFT, RIGHT or BACK) on the open page;
-        returns what the app is to do."""
-        if m.what != _PRESS:
-            return _NOTHING
+        returns what the app is to do. A key with no move (a row's 5th and 6th keys on the
+        matrix build) does nothing."""
         nav = m.nav
+        if m.what != _PRESS or nav < 0:
+            return _NOTHING
         w = self.which
         if nav == BACK:
             if w == SETTINGS:

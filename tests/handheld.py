@@ -6,7 +6,8 @@
     assert h.piles[0] == "7c" and h.heard() == ["DEAL", "COVER_A"]
 
 Keys are named as in key scripts (A0-A3 the near row from the player's own left,
-Af0-Af3 the far row, B0-B3, Bf0-Bf3, MENU). Times are milliseconds since power-on. What
+Af0-Af3 the far row, B0-B3, Bf0-Bf3, MENU; on the matrix build, settings={"CS_KEYS":
+"matrix"}, A0-A5 and so on, MENU on its own scanner). Times are milliseconds since power-on. What
 the tests look at is read off the decoded glass (tools/glass.py): `screen`, `lines`,
 `faces`, `info(player)`, `cards(player)`, `piles`, `banner(player)`, a page's `items()`;
 and `heard()` (the sounds, named as in firmware/sound.py) and `console` (the serial
@@ -50,11 +51,6 @@ def _tones(pattern):
     return [sound._HZ[pattern[i]] for i in range(0, len(pattern), 2)] + [0]
 
 
-def _key(key):
-    """A key's number: by its name, or a number as it is."""
-    return key if isinstance(key, int) else key_named(key)
-
-
 def _item(text):
     """(label, value) of a page's item line (its arrow column cut off): the label is the
     longest of the language's labels the line starts with; else the text up to a gap."""
@@ -86,7 +82,7 @@ class Hand:
         self.hw = virtual.init(seed=seed, nvm_path=nvm, settings=settings, **options)
         self.hw.on_idle = self._idled
         for key in held:  # down at power-up (MENU: the self-test)
-            self.hw.buttons.press(_key(key), self.hw.ms(0))
+            self.hw.buttons.press(self.key(key), self.hw.ms(0))
         self._options = {"rules": rules, "language": lang,
                          "decks": parse_decks(decks) if decks else None}
         self.app = App(self.hw, **self._options)
@@ -149,14 +145,24 @@ class Hand:
             raise ValueError("at %d ms is in the past (now %d ms)" % (at, self.now))
         return at
 
+    def key(self, key):
+        """A key's number in this handheld's key map: by its name (A0, Bf5, MENU), or a
+        number as it is. ValueError for a name the build has no key of."""
+        if isinstance(key, int):
+            return key
+        number = key_named(key, self.hw.keymap)
+        if number < 0:
+            raise ValueError("no key %r on this build (%s)" % (key, self.hw.info["CS_KEYS"]))
+        return number
+
     def press(self, key, at=None):
         """Close a key's contact at a time (default now); nothing runs. A key is named,
         or a number (one the key map does not know has no name)."""
-        self.hw.buttons.press(_key(key), self.hw.ms(self._at(at)))
+        self.hw.buttons.press(self.key(key), self.hw.ms(self._at(at)))
 
     def release(self, key, at=None):
         """Open a key's contact at a time (default now); nothing runs."""
-        self.hw.buttons.release(_key(key), self.hw.ms(self._at(at)))
+        self.hw.buttons.release(self.key(key), self.hw.ms(self._at(at)))
 
     def tap(self, key, at=None, hold=TAP, settle=SETTLE):
         """Press a key at a time (default now) for hold ms, and run until settle ms after

@@ -35,6 +35,9 @@ STUB_ERRATA = {
     ("traceback", "format_exception"): "same as print_exception",
     ("alarm.pin", "PinAlarm.__init__"): "value is keyword-only in C (shared-bindings/alarm/"
                                         "pin/PinAlarm.c: MP_ARG_KW_ONLY | MP_ARG_REQUIRED)",
+    ("keypad", "KeyMatrix.__init__"): "columns_to_anodes, interval, max_events and "
+                                      "debounce_threshold are keyword-only in C (shared-"
+                                      "bindings/keypad/KeyMatrix.c: MP_ARG_KW_ONLY)",
 }
 # Dunders every CircuitPython object has, which stubs do not list. (The stubs give
 # __exit__(self); C takes the protocol's three arguments, so its parameters are not compared.)
@@ -77,7 +80,8 @@ def _members(tree):
 
 def _class_members(cls, tree=None):
     """{name: node} of a class: methods, properties, class attributes, `self.x = ...`
-    assignments in its methods, and `Class.X = ...` assignments after it."""
+    assignments in its methods, and `Class.X = ...` assignments after it; with the tree,
+    the members of its base classes defined there too (a stand-in's private _Scanner)."""
     out = {}
     for n in cls.body:
         if isinstance(n, ast.FunctionDef):
@@ -97,6 +101,11 @@ def _class_members(cls, tree=None):
                 if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) \
                         and t.value.id == cls.name:
                     out[t.attr] = n
+    for base in cls.bases:  # (its own members first: they override the base's)
+        for n in (tree.body if tree else []):
+            if isinstance(n, ast.ClassDef) and isinstance(base, ast.Name) and n.name == base.id:
+                for name, node in _class_members(n, tree).items():
+                    out.setdefault(name, node)
     return out
 
 
@@ -117,7 +126,8 @@ def _compare_function(where, mine, stub, errata_key):
 
 
 def check_class(module, cls, stub_cls, tree):
-    """Differences between a stand-in class and its stub class."""
+    """Differences between a stand-in class and its stub class (errata by the stub's
+    class name)."""
     problems = []
     mine, theirs = _class_members(cls, tree), _class_members(stub_cls)
     for name, node in mine.items():
@@ -128,7 +138,7 @@ def check_class(module, cls, stub_cls, tree):
                 problems.append("%s.%s.%s is not in the stubs" % (module, cls.name, name))
             continue
         problems += _compare_function("%s.%s.%s" % (module, cls.name, name), node,
-                                      theirs[name], (module, "%s.%s" % (cls.name, name)))
+                                      theirs[name], (module, "%s.%s" % (stub_cls.name, name)))
     return problems
 
 
@@ -155,13 +165,21 @@ def check_module(module, source, stub_source):
     return problems
 
 
+# Parts of a module that the stand-in keeps in a file of its own, loaded on first use.
+PARTS = {"keypad": ("KeyMatrix",)}
+
+
 def _standin_source(module):
     parts = module.split(".")
     path = os.path.join(STANDINS, *parts) + ".py"
     if not os.path.exists(path):
         path = os.path.join(STANDINS, *parts, "__init__.py")
     with open(path) as f:
-        return f.read()
+        source = f.read()
+    for part in PARTS.get(module, ()):
+        with open(os.path.join(STANDINS, part + ".py")) as f:
+            source += "\n" + f.read()
+    return source
 
 
 def _stub_source(module):
@@ -207,6 +225,7 @@ DESKTOP = (
     ("hardware/virtual/keypad.py", "Event", "keypad", "Event"),
     ("hardware/virtual/keypad.py", "EventQueue", "keypad", "EventQueue"),
     ("hardware/virtual/keypad.py", "VirtualKeys", "keypad", "Keys"),
+    ("hardware/virtual/keypad.py", "VirtualKeyMatrix", "keypad", "KeyMatrix"),
     ("hardware/virtual/__init__.py", "NVM", "nvm", "ByteArray"),
     ("hardware/virtual/ssd1306.py", "VirtualI2C", "busio", "I2C"),
 )

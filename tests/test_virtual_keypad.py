@@ -3,7 +3,8 @@ import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from engine.ticks import TICKS_PERIOD, ticks_add, ticks_diff
-from hardware.virtual.keypad import Buttons, Event, EventQueue, SimClock, VirtualKeys, load_script
+from hardware.virtual.keypad import (Buttons, Event, EventQueue, SimClock, VirtualKeyMatrix,
+                                     VirtualKeys, load_script)
 
 
 def drain(buttons):
@@ -370,3 +371,201 @@ def test_clean_presses_come_out_as_alternating_presses_and_releases_in_time_orde
         for (p, seen), change in zip(mine, times):
             assert 0 <= seen - change < interval * threshold
             assert seen % interval == 0
+
+
+# -- the key matrix (keypad.KeyMatrix: shared-module/keypad/KeyMatrix.c) ---------------------
+
+ROWS, COLUMNS = ("GP6", "GP7", "GP8", "GP9"), ("GP16", "GP17", "GP18", "GP19", "GP20", "GP21")
+
+
+def matrix(clock=None, interval_ms=5, debounce_threshold=1, max_events=64, menu=False):
+    """The matrix build's scanners: a 4 x 6 KeyMatrix (keys 0-23) and, with menu, MENU's
+    own Keys (key 24), on one driver."""
+    scanners = [VirtualKeyMatrix(ROWS, COLUMNS, interval=interval_ms / 1000,
+                                 max_events=max_events, debounce_threshold=debounce_threshold)]
+    if menu:
+        scanners.append(VirtualKeys(("GP14",), value_when_pressed=False,
+                                    interval=interval_ms / 1000, max_events=8,
+                                    debounce_threshold=debounce_threshold))
+    return Buttons.wired(scanners, clock=clock)
+
+
+def drain_all(buttons):
+    """Every queued event of every scanner, as (driver key number, pressed, timestamp)."""
+    out = []
+    e = Event()
+    for scanner, first in zip(buttons.scanners, (0, 24)):
+        while scanner.events.get_into(e):
+            out.append((first + e.key_number, e.pressed, e.timestamp))
+    return out
+
+
+def test_a_key_number_is_its_row_times_the_columns_plus_its_column():
+    keys = matrix().keys
+    assert keys.key_count == 24
+    assert keys.row_column_to_key_number(0, 0) == 0
+    assert keys.row_column_to_key_number(2, 5) == 17
+    assert keys.key_number_to_row_column(17) == (2, 5)
+    assert [keys.key_number_to_row_column(k) for k in range(24)] == \
+        [(r, c) for r in range(4) for c in range(6)]
+    # The board's range checks take the count itself (mp_arg_validate_int_range is
+    # inclusive): key 24 is "row 4, column 0", and row 4 or column 6 pass.
+    assert keys.key_number_to_row_column(24) == (4, 0)
+    assert keys.row_column_to_key_number(4, 6) == 30
+    for bad in (lambda: keys.key_number_to_row_column(25),
+                lambda: keys.key_number_to_row_column(-1),
+                lambda: keys.row_column_to_key_number(5, 0),
+                lambda: keys.row_column_to_key_number(0, 7)):
+        with pytest.raises(ValueError):
+            bad()
+    with pytest.raises(TypeError):
+        keys.key_number_to_row_column("3")
+
+
+def test_a_scan_reads_a_row_at_a_time_and_queues_in_key_number_order():
+    buttons = matrix(interval_ms=10)
+    for key, at in ((23, 11), (6, 14), (5, 17), (0, 20), (12, 19)):  # 20: that scan's own
+        buttons.press(key, at)
+    buttons.scan_until(20)
+    assert drain_all(buttons) == [(0, True, 20), (5, True, 20), (6, True, 20), (12, True, 20),
+                                  (23, True, 20)]
+    buttons.release(6, 21)
+    buttons.release(5, 29)
+    buttons.scan_until(40)
+    assert drain_all(buttons) == [(5, False, 30), (6, False, 30)]
+
+
+def test_the_matrix_debounces_with_the_boards_integrator():
+    buttons = matrix(debounce_threshold=3)
+    buttons.scan_until(100)
+    buttons.press(7, 101)
+    buttons.release(7, 111)  # down, down, up, down, down: -3 -2 -1 -2 -1 0
+    buttons.press(7, 116)
+    buttons.tap(8, 101, hold_ms=12)  # seen by two scans only: filtered out
+    buttons.scan_until(200)
+    assert drain_all(buttons) == [(7, True, 125)]
+
+
+def test_keys_held_when_the_matrix_starts_are_reported_only_after_reset():
+    clock = SimClock(500)
+    buttons = matrix(clock=clock, menu=True)
+    buttons.press(3, 500)
+    buttons.press(24, 500)  # MENU, on its own scanner
+    clock.advance(50)
+    assert drain_all(buttons) == []
+    for scanner in buttons.scanners:
+        scanner.reset()
+    assert drain_all(buttons) == [(3, True, 550), (24, True, 550)]
+
+
+def test_both_players_at_once_lose_nothing_and_see_no_ghost():
+    # Every key of a rectangle is held, and more, on both halves of the matrix at the
+    # same moment: a diode a key reads each key alone.
+    buttons = matrix(interval_ms=1)
+    held = [0, 1, 6, 7, 14, 15, 16, 20, 21, 22, 23]  # A near/far, B far/near, rectangles
+    for key in held:
+        buttons.press(key, 10)
+    buttons.scan_until(30)
+    for key in held:
+        buttons.release(key, 35)
+    buttons.scan_until(40)
+    got = drain_all(buttons)
+    assert got == [(k, True, 10) for k in held] + [(k, False, 35) for k in held]
+
+
+def test_a_key_without_its_diode_makes_the_fourth_corner_of_a_rectangle_a_ghost():
+    # Keys 0 (row 0, column 0), 1 (row 0, column 1) and 6 (row 1, column 0) held: with
+    # key 0's diode missing, driving row 1 pulls column 0 (key 6), then row 0 up through
+    # key 0 both ways, then column 1 through key 1: key 7 (row 1, column 1) reads pressed.
+    buttons = matrix()
+    buttons.set_diode(0, False)
+    for key in (0, 1, 6):
+        buttons.press(key, 2)
+    buttons.scan_until(5)
+    assert drain_all(buttons) == [(0, True, 5), (1, True, 5), (6, True, 5), (7, True, 5)]
+    buttons.release(1, 6)  # the path is gone: the ghost goes with it
+    buttons.scan_until(10)
+    assert drain_all(buttons) == [(1, False, 10), (7, False, 10)]
+    buttons.set_diode(0, True)  # fitted again: no ghost
+    buttons.press(1, 11)
+    buttons.scan_until(15)
+    assert drain_all(buttons) == [(1, True, 15)]
+    with pytest.raises(ValueError):
+        matrix(menu=True).set_diode(24, False)  # MENU has a pin of its own
+
+
+def test_without_the_diode_a_rectangle_with_the_diodeless_key_released_is_no_ghost():
+    buttons = matrix()
+    buttons.set_diode(0, False)
+    for key in (1, 6, 7):  # three corners, but not the diodeless one
+        buttons.press(key, 2)
+    buttons.scan_until(5)
+    assert drain_all(buttons) == [(1, True, 5), (6, True, 5), (7, True, 5)]
+
+
+def test_menu_is_key_24_of_the_driver_and_key_0_of_its_own_scanner():
+    clock = SimClock(1000)
+    buttons = matrix(clock=clock, menu=True)
+    menu = buttons.scanners[1]
+    buttons.tap(24, 1002, hold_ms=20)
+    buttons.tap(23, 1002, hold_ms=20)
+    clock.advance(30)  # both scanners scan on the one clock
+    e = Event()
+    assert menu.events.get_into(e) and (e.key_number, e.pressed, e.timestamp) == (0, True, 1005)
+    assert menu.events.get_into(e) and (e.key_number, e.pressed, e.timestamp) == (0, False, 1025)
+    assert not menu.events.get_into(e)
+    assert drain_all(buttons) == [(23, True, 1005), (23, False, 1025)]
+    assert buttons.inject(24, True) and buttons.inject(40, True)  # 40: no key's, the matrix's
+    assert drain_all(buttons) == [(40, True, 1030), (24, True, 1030)]
+    with pytest.raises(ValueError):
+        buttons.press(25, 1030)
+    with pytest.raises(ValueError):  # nothing scheduled: one of them is no key
+        buttons.schedule([(40, 24, True), (50, 25, True)], offset_ms=1000)
+    clock.advance(100)
+    assert drain_all(buttons) == []
+
+
+def test_the_matrix_deinits_and_is_a_context_manager():
+    buttons = matrix()
+    with buttons.keys as keys:
+        assert keys.key_count == 24
+    for use in (lambda: keys.events, lambda: keys.key_count, keys.reset,
+                lambda: keys.key_number_to_row_column(0),
+                lambda: keys.row_column_to_key_number(0, 0),
+                lambda: buttons.press(0, 1), lambda: buttons.scan_until(10)):
+        with pytest.raises(ValueError):
+            use()
+
+
+def test_the_matrix_checks_its_arguments_as_the_board_does():
+    for rows, columns in (((1, 1), (2,)), ((1,), (2, 2)), ((1, 2), (2, 3))):
+        with pytest.raises(TypeError):
+            VirtualKeyMatrix(rows, columns)
+    for options in (dict(interval=-0.001), dict(max_events=0), dict(debounce_threshold=0),
+                    dict(debounce_threshold=128)):
+        with pytest.raises(ValueError):
+            VirtualKeyMatrix((1,), (2,), **options)
+    with pytest.raises(TypeError):
+        VirtualKeyMatrix((1,), (2,), True)  # columns_to_anodes and the rest: keywords only
+    fast = VirtualKeyMatrix((1,), (2,), interval=0)  # the board scans every ms then
+    assert fast.key_count == 1 and fast._interval == 1
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios(), st.lists(st.integers(0, 23), min_size=5, max_size=5, unique=True))
+def test_a_matrix_with_a_diode_a_key_reports_what_a_pin_a_key_would(sc, keys):
+    # Any presses of any keys, at once or not, both players' halves alike: the matrix
+    # queues exactly what 24 keys on pins of their own would.
+    interval, threshold, start, plans, _ = sc
+    clock = SimClock(start)
+    on_pins = Buttons(24, interval_ms=interval, debounce_threshold=threshold, clock=clock)
+    on_matrix = Buttons.wired([VirtualKeyMatrix(ROWS, COLUMNS, interval=interval / 1000,
+                                                debounce_threshold=threshold)], clock=clock)
+    for plan, key in zip(plans, keys):
+        for i, t in enumerate(plan):
+            for buttons in (on_pins, on_matrix):
+                buttons.set_key(key, i % 2 == 0, ticks_add(start, t))
+    clock.advance(max((p[-1] for p in plans if p), default=0) + interval * (threshold + 2))
+    got = drain(on_matrix)
+    assert got == drain(on_pins)
+    assert sum(len(p) for p in plans) == len(got)

@@ -266,11 +266,13 @@ def board_path(bench):
 
 
 def run(tree, *, script="", heap="120K", stop_at=-1, seed=1, pass_ms=3, display=True,
-        probe=False, timeout=900, bench=None, max_boots=200):
+        probe=False, timeout=900, bench=None, max_boots=200, settings=None):
     """Boot tree/code.py in CircuitPython's VM with the stand-ins, again after every reset
     (a fresh process, so a fresh heap, each time), until the script ends; returns a Run.
 
-    script: the bench's key script text (see hardware/virtual/board/vmbench.py)."""
+    script: the bench's key script text (see hardware/virtual/board/vmbench.py).
+    settings: a settings.toml's text that os.getenv reads instead of the tree's (e.g.
+    'CS_KEYS = "matrix"\n' boots the matrix build; key_contacts says where its keys are)."""
     vm = interpreter()
     if vm is None:
         raise ToolchainError(missing())
@@ -288,6 +290,11 @@ def run(tree, *, script="", heap="120K", stop_at=-1, seed=1, pass_ms=3, display=
                 "tree=" + tree, "state=" + state_path, "out=" + out_dir, "script=" + script_path,
                 "stop_at=%d" % stop_at, "seed=%d" % seed, "pass_ms=%d" % pass_ms,
                 "display=%d" % display, "probe=%d" % probe]
+        if settings is not None:
+            settings_path = os.path.join(tmp, "settings.toml")
+            with open(settings_path, "w") as f:
+                f.write(settings)
+            argv.append("settings=" + settings_path)
         for _ in range(max_boots):
             p = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tree,
                                timeout=timeout)
@@ -302,6 +309,29 @@ def run(tree, *, script="", heap="120K", stop_at=-1, seed=1, pass_ms=3, display=
             with open(state_path + ".flash", "rb") as f:
                 flash = f.read()
         return Run("".join(outputs), code, state, flash, out_dir)
+
+
+def key_contacts(settings=""):
+    """What the bench's key script names each key of a settings.toml's build by, in key
+    number order (hardware/keymap.py): the GPIO number of a button on its own pin, or
+    'row.column' (two GPIO numbers) for a key of the matrix build's diode matrix."""
+    from hardware import config, pinmap
+
+    def getenv(key):
+        for line in settings.splitlines():
+            k, _, v = line.partition("=")
+            if k.strip() == key:
+                return v.split("#", 1)[0].strip().strip('"')
+        return None
+
+    values = config.read(getenv, lambda n: n if n in pinmap.GP_NAMES else None,
+                         lambda _: None)
+    gpio = lambda name: name[2:]  # noqa: E731  ("GP14" -> "14")
+    if values["CS_KEYS"] != "matrix":
+        return [gpio(n) for n in config.key_pins(values)]
+    rows, columns = config.matrix_pins(values)
+    keys = ["%s.%s" % (gpio(r), gpio(c)) for r in rows for c in columns]
+    return keys + [gpio(values["CS_MENU"])]
 
 
 def probe(tree, heap="256K"):

@@ -12,10 +12,8 @@ import time
 
 from firmware.lang import CODES
 from hardware import keymap, keynames
-from hardware.seats import KEYS_A_ROW, PILE_CHOICES as _BY_BUILD, column
+from hardware.seats import BUILDS, KEYS_A_ROW, PILE_CHOICES, column
 from tools.cli import bounded, output_file
-
-PILES_OFFERED, ROW_KEYS = _BY_BUILD[0], KEYS_A_ROW[0]
 
 KEYS_HELP = """\
   Player A (bottom row is yours)          Player B (top row is yours; reads upside down)
@@ -23,19 +21,45 @@ KEYS_HELP = """\
     bottom row:  [z] [x] [c] [v]            bottom row:  [m] [,] [.] [/]
   Each key sits where its pile is on screen. MENU: [space]   quit: [Esc] or Ctrl-C
   Menus: a row's 1st key UP, 2nd DOWN, 3rd LEFT, 4th RIGHT/choose (A: z x c v). Pause: MENU twice"""
+MATRIX_KEYS_HELP = """\
+  Player A (bottom row is yours)                  Player B (top row is yours; reads upside down)
+    top row:     [a] [s] [d] [f] [g] [h]            top row:     [7] [8] [9] [0] [-] [=]
+    bottom row:  [z] [x] [c] [v] [b] [n]            bottom row:  [u] [i] [o] [p] [[] []]
+  Each key sits where its pile is on screen. MENU: [space]   quit: [Esc] or Ctrl-C
+  Menus: a row's 1st key UP, 2nd DOWN, 3rd LEFT, 4th RIGHT/choose (A: z x c v). Pause: MENU twice"""
 
-# Keyboard key -> the handheld's key. Each keyboard row is a row of piles as the glass
-# shows it, its keys in the screen's columns from the left: A's near row and B's far row
-# are the glass's bottom row, A's far row and B's near row its top row (hardware/seats.py:
-# B's own left is the screen's right).
-_KEYBOARD_ROWS = (("zxcv", "A", ""), ("asdf", "A", "f"), ("jkl;", "B", ""), ("m,./", "B", "f"))
-KEYBOARD = {ch: keynames.key_named("%s%s%d" % (seat, far, column(seat == "B", i, ROW_KEYS)))
-            for keys, seat, far in _KEYBOARD_ROWS for i, ch in enumerate(keys)}
-KEYBOARD[" "] = keynames.key_named("MENU")
+# Keyboard key -> the handheld's key, by build (hardware/seats.py BUILDS). Each keyboard
+# row is a row of piles as the glass shows it, its keys in the screen's columns from the
+# left: A's near row and B's far row are the glass's bottom row, A's far row and B's near
+# row its top row (hardware/seats.py: B's own left is the screen's right). (keys, seat,
+# far row) from the bottom keyboard row of each hand up.
+KEYBOARD_ROWS = (
+    (("zxcv", "A", ""), ("asdf", "A", "f"), ("m,./", "B", "f"), ("jkl;", "B", "")),
+    (("zxcvbn", "A", ""), ("asdfgh", "A", "f"), ("uiop[]", "B", "f"), ("7890-=", "B", "")),
+)
+KEYMAPS = (keymap.KEYMAP, keymap.MATRIX_KEYMAP)  # by build
 
-# Names for scripts (keymap.name_of): A0-A3 / B0-B3 the near row (own piles from own
-# left), Af0-Af3 / Bf0-Bf3 the far row from the player's own left, MENU.
-KEY_NAMES = {keynames.name_of(k): k for k in range(keymap.KEY_COUNT)}
+
+def _keyboard(build):
+    """{keyboard character: key number} of a build's layout; MENU is the space bar."""
+    n, keys_of = KEYS_A_ROW[build], KEYMAPS[build]
+    board = {ch: keynames.key_named("%s%s%d" % (seat, far, column(seat == "B", i, n)), keys_of)
+             for keys, seat, far in KEYBOARD_ROWS[build] for i, ch in enumerate(keys)}
+    board[" "] = keynames.key_named("MENU", keys_of)
+    return board
+
+
+def key_names(keys_of):
+    """Names for scripts (keynames.name_of) of a key map: A0-A3 / B0-B3 the near row (own
+    piles from own left), Af0-Af3 / Bf0-Bf3 the far row from the player's own left, MENU;
+    on the matrix build A0-A5 and so on."""
+    return {keynames.name_of(k, keys_of): k for k in range(len(keys_of))}
+
+
+KEYBOARDS = (_keyboard(0), _keyboard(1))
+KEYBOARD = KEYBOARDS[0]  # the direct build's
+HELPS = (KEYS_HELP, MATRIX_KEYS_HELP)
+KEY_NAMES = key_names(keymap.KEYMAP)  # the direct build's
 
 
 MAX_MS = 3600000  # the longest script time, hold or --after: one simulated hour
@@ -45,7 +69,8 @@ DEFAULT_NVM = ".handheld-nvm.bin"  # the handheld's memory when make play is not
 def _parser():
     from tools.cli import Parser
     ap = Parser(prog="make play", description=__doc__.splitlines()[0],
-                epilog=KEYS_HELP, formatter_class=argparse.RawTextHelpFormatter)
+                epilog=KEYS_HELP + "\n\n  --keys matrix (--piles 6, Long Speed):\n" +
+                MATRIX_KEYS_HELP, formatter_class=argparse.RawTextHelpFormatter)
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--terminal", action="store_true", help="play in the terminal")
     mode.add_argument("--window", action="store_true", help="play in a pygame window")
@@ -61,8 +86,12 @@ def _parser():
                     help="match seed (default: random; scripts: 1)")
     ap.add_argument("--decks", metavar="'A CARDS / B CARDS'",
                     help="stack the first game, top card first, e.g. '5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c'")
-    ap.add_argument("--piles", type=int, choices=sorted(PILES_OFFERED),
-                    help="piles per row (default: the handheld's settings)")
+    ap.add_argument("--piles", type=int, choices=sorted(PILE_CHOICES[1]),
+                    help="piles per row (default: the handheld's settings); 6 plays Long "
+                         "Speed on the matrix build")
+    ap.add_argument("--keys", choices=BUILDS,
+                    help="the key build: direct (4 keys a row, the default) or matrix (6 keys "
+                         "a row on a diode matrix, MENU on its own pin; --piles 6 implies it)")
     ap.add_argument("--wins", type=int, choices=range(1, 6), metavar="1-5",
                     help="games to win the match (default: the handheld's settings)")
     ap.add_argument("--nvm", metavar="FILE",
@@ -87,7 +116,20 @@ def _rules(args):
     from engine import Rules
     if args.piles is None and args.wins is None:
         return None
-    return Rules(piles_per_row=args.piles or PILES_OFFERED[0], wins_needed=args.wins or 2)
+    return Rules(piles_per_row=args.piles or PILE_CHOICES[0][0], wins_needed=args.wins or 2)
+
+
+def _build(args):
+    """The key build --keys and --piles ask for, as its index in BUILDS: --keys, else the
+    matrix build for --piles 6 and the direct build for any other."""
+    return BUILDS.index(args.keys or ("matrix" if args.piles == 6 else "direct"))
+
+
+def _check_build(parser, args):
+    """--piles 6 with --keys direct: an error in one line (exit status 2)."""
+    if args.keys == "direct" and args.piles == 6:
+        parser.error("--piles 6 needs 6 keys a row and the direct build has %d: use --keys "
+                     "matrix, or leave --keys out" % KEYS_A_ROW[0])
 
 
 def _nvm_path(args):
@@ -114,7 +156,10 @@ def _clock_start(args):
 
 
 def _settings(args):
-    return {"CS_I2C_HZ": args.i2c_hz} if args.i2c_hz else {}
+    settings = {"CS_I2C_HZ": args.i2c_hz} if args.i2c_hz else {}
+    if _build(args):
+        settings["CS_KEYS"] = BUILDS[_build(args)]
+    return settings
 
 
 # ---- headless ----
@@ -131,12 +176,14 @@ def parse_decks(text):
 def run_script(text, *, seed=1, rules=None, settings=None, after_ms=500, start_ms=None,
                decks=None, language=None, nvm_path=None):
     """Run a key script on a simulated handheld (its memory in nvm_path, else in RAM);
-    returns (handheld, app)."""
+    returns (handheld, app). The keys are named as the build settings' CS_KEYS says."""
     from hardware import virtual
+    from hardware.seats import build_of
     from hardware.virtual.keypad import load_script
     from firmware.app import App
     from engine.ticks import ticks_diff
-    events = load_script(text, KEY_NAMES, MAX_MS, keymap.KEY_COUNT)
+    keys_of = KEYMAPS[build_of((settings or {}).get("CS_KEYS"))]
+    events = load_script(text, key_names(keys_of), MAX_MS, len(keys_of))
     hw = virtual.init(seed=seed, settings=settings, nvm_path=nvm_path or None,
                       start_ms=virtual.BOOT_TICKS if start_ms is None else start_ms)
     app = App(hw, rules, decks=decks, language=language)
@@ -255,7 +302,8 @@ def _terminal(args):
     def front(stdscr):
         curses.curs_set(0)
         stdscr.nodelay(True)
-        help_lines = KEYS_HELP.splitlines()
+        help_lines = HELPS[_build(args)].splitlines()
+        keyboard = KEYBOARDS[_build(args)]
 
         def pump(handheld):
             if state.get("hand") is not handheld:  # (a new one after a watchdog reset)
@@ -268,7 +316,7 @@ def _terminal(args):
                 if ch in ("\x1b", "\x03"):
                     handheld.stop = True
                     return
-                key = KEYBOARD.get(ch.lower() if isinstance(ch, str) else None)
+                key = keyboard.get(ch.lower() if isinstance(ch, str) else None)
                 if key is not None:
                     state["taps"].typed(handheld, key)
             now = time.monotonic()
@@ -365,10 +413,13 @@ def _open_window(size):
 
 def _window(args, stop_after=None):
     scale = 6
-    pygame, screen = _open_window((128 * scale + 40, 64 * scale + 200))
+    widest = max(len(line) for line in HELPS[_build(args)].splitlines())
+    pygame, screen = _open_window((max(128 * scale + 40, 40 + 9 * widest), 64 * scale + 200))
     pygame.display.set_caption("California Speed - virtual handheld")
     font = pygame.font.Font(None, 22)
     state = {"bytes": -1, "passes": 0}
+    keyboard = KEYBOARDS[_build(args)]
+    help_lines = HELPS[_build(args)].splitlines()
 
     def pump(handheld):
         state["passes"] += 1
@@ -379,7 +430,7 @@ def _window(args, stop_after=None):
                 handheld.stop = True
             elif e.type in (pygame.KEYDOWN, pygame.KEYUP) and e.unicode is not None:
                 name = pygame.key.name(e.key)
-                key = KEYBOARD.get(" " if name == "space" else name)
+                key = keyboard.get(" " if name == "space" else name)
                 if key is not None:
                     handheld.buttons.set_key(key, e.type == pygame.KEYDOWN, handheld.clock.now)
         if handheld.bus.bytes_sent != state["bytes"]:
@@ -388,7 +439,7 @@ def _window(args, stop_after=None):
             img = handheld.oled.to_image(scale=scale)
             surface = pygame.image.fromstring(img.tobytes(), img.size, img.mode)
             screen.blit(surface, (20, 20))
-            for i, line in enumerate(KEYS_HELP.splitlines()):
+            for i, line in enumerate(help_lines):
                 screen.blit(font.render(line, True, (200, 200, 200)), (20, 64 * scale + 40 + 22 * i))
             pygame.display.flip()
 
@@ -408,6 +459,7 @@ def _has_display():
 
 def main(argv=None):
     args = _parser().parse_args(argv)
+    _check_build(_parser(), args)
     if args.decks:
         try:
             from engine import Game, Rules

@@ -29,9 +29,10 @@ from engine.rng import SEED_MAX
 from engine.ticks import TICKS_MAX, ticks_add, ticks_diff
 from hardware import config, oled, pinmap
 from hardware.files import write_atomic
-from hardware.keymap import KEYMAP, KEY_COUNT, DEBOUNCE_SCANS
+from hardware.keymap import KEYMAP, KEY_COUNT, MATRIX_KEYMAP, DEBOUNCE_SCANS
 from hardware.models.norflash import erase, erased, program_all
-from hardware.virtual.keypad import Buttons, Event, SimClock
+from hardware.virtual.keypad import (Buttons, Event, SimClock, VirtualKeyMatrix,
+                                     VirtualKeys)
 from hardware.virtual.ssd1306 import Bus, VirtualSSD1306
 
 NVM_SIZE = 4096
@@ -357,7 +358,9 @@ class WatchdogReset(BaseException):
 
 class Handheld:
     """The objects of the hardware contract, on the desktop, and the test drivers of the
-    keys, nvm and i2c: buttons, flash and bus."""
+    keys, nvm and i2c: buttons, flash and bus. settings.toml's CS_KEYS picks the build:
+    "direct" (key_count keys on one scanner) or "matrix" (see _buttons); buttons presses
+    the keymap's key numbers either way."""
 
     def __init__(self, *, realtime=False, settings=None, nvm_path=None, seed=None,
                  pass_ms=4, start_ms=BOOT_TICKS, display_answers_after=0, echo=False,
@@ -385,10 +388,9 @@ class Handheld:
         self.display = oled.open_display(self._open_i2c, self.info["CS_I2C_ADDRESS"], where,
                                          self.console, self._retry_sleep)
         _refresh_like_the_board(self.display)
-        self.buttons = Buttons(key_count, interval_ms=self.info["CS_KEY_INTERVAL_MS"],
-                               debounce_threshold=DEBOUNCE_SCANS, clock=self.clock)
+        self.buttons = self._buttons(key_count)
         self.keys = self.buttons.keys
-        self.menu_keys = None  # (the matrix build's MENU scanner)
+        self.menu_keys = self.buttons.scanners[1] if self.info["CS_KEYS"] == "matrix" else None
         self.buzzer = Buzzer(self.clock)
         self.flash = Flash(nvm_path)
         self.nvm = self.flash.nvm
@@ -400,6 +402,25 @@ class Handheld:
         self.restarts = 0
         self.sleep_memory = bytearray(256)  # as alarm.sleep_memory: kept over restart()
         self.deep_sleeps = 0
+
+    def _buttons(self, key_count):
+        """The key scanners as hardware/pico.py makes them for the build settings.toml
+        says, and their driver. The direct build: one Keys of key_count keys. The matrix
+        build (keymap MATRIX_KEYMAP): a KeyMatrix of its 4 x 6 pile keys and MENU's own
+        Keys, driven as one: MENU is key 24 for the driver, key 0 of menu_keys."""
+        interval_ms = self.info["CS_KEY_INTERVAL_MS"]
+        if self.info["CS_KEYS"] != "matrix":
+            return Buttons(key_count, interval_ms=interval_ms,
+                           debounce_threshold=DEBOUNCE_SCANS, clock=self.clock)
+        self.keymap = MATRIX_KEYMAP
+        rows, columns = config.matrix_pins(self.info)
+        interval = interval_ms / 1000
+        return Buttons.wired([
+            VirtualKeyMatrix(rows, columns, columns_to_anodes=True, interval=interval,
+                             max_events=64, debounce_threshold=DEBOUNCE_SCANS),
+            VirtualKeys((self.info["CS_MENU"],), value_when_pressed=False, pull=True,
+                        interval=interval, max_events=8, debounce_threshold=DEBOUNCE_SCANS),
+        ], clock=self.clock)
 
     def ticks_ms(self):
         """The handheld's ticks_ms."""

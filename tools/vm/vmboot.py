@@ -1,15 +1,17 @@
 """Power on the virtual board in CircuitPython's VM and run code.py once, as the supervisor does.
 
     circuitpython32 -X heapsize=90K vmboot.py tree=DIR state=FILE out=DIR [script=FILE]
-        [stop_at=MS] [pass_ms=3] [display=1|0] [seed=N] [probe=1]
+        [stop_at=MS] [pass_ms=3] [display=1|0] [seed=N] [probe=1] [settings=FILE]
 
 MICROPYPATH must put the bench folder first (tools/boardvm.bench_dir: the stand-ins for
 the board's C modules, the chips' models, this script), then the CIRCUITPY tree and its
 lib/. One process is one run of code.py with a fresh heap, as
 on the board: a reload, a reset, a power cycle or a deep sleep ends it, and the bench's
 state (clock, flash, buttons, counters, where the script is) goes to the state file for
-the next process (tools/boardvm.py starts them). Everything worth reporting is printed
-as `BENCH <name> <value>` lines; shots and a copy of the nvm after each write go to out.
+the next process (tools/boardvm.py starts them). settings= reads os.getenv's values from
+FILE instead of the tree's settings.toml (the matrix build: CS_KEYS = "matrix").
+Everything worth reporting is printed as `BENCH <name> <value>` lines; shots and a copy of
+the nvm after each write go to out.
 """
 import gc
 import sys
@@ -35,7 +37,7 @@ def main():
     tree = args["tree"]
     bench.pass_ms = int(args.get("pass_ms", "3"))
     bench.powered_display = args.get("display", "1") == "1"
-    bench.settings_path = tree + "/settings.toml"
+    bench.settings_path = args.get("settings", tree + "/settings.toml")
     bench._rng = int(args.get("seed", "1"))
     why = bench.load_state(args["state"])
     if "script" in args:

@@ -1,11 +1,14 @@
-"""Stand-in for CircuitPython's keypad module: Event, EventQueue and Keys.
+"""Stand-in for CircuitPython's keypad module: Event, EventQueue, Keys and KeyMatrix.
 
 Keys scans its pins every `interval`, debounced by CircuitPython's integrator (the one
 model of it, hardware/models/debounce.py, beside the stand-ins in the VM), and
 queues timestamped events in a ring of native size (2 bytes of key and state, 4 of
-timestamp, per event). There is no background task in the VM: every read of the queue
-first runs the scans due by now, which gives what the board's scanner would have queued.
-The buttons are the bench's contacts (a closed button pulls its pin low).
+timestamp, per event). There is no background task in the VM: every read of a queue
+first runs every scanner's scans due by now, in time order, which gives what the board's
+scanners would have queued. An empty read of the queue of the scanner made last (the one
+the main loop reads last: MENU's on the matrix build) ends a main-loop pass.
+The buttons are the bench's contacts (a closed button pulls its pin low); KeyMatrix
+(KeyMatrix.py, loaded on first use) reads the bench's matrix keys, a diode each.
 """
 import array
 
@@ -73,7 +76,9 @@ class EventQueue:
             raise TypeError("Expected a keypad.Event")
         if not self._take():
             _bench.check_fault()
-            _bench.pass_end()  # the main loop drained the queue: this pass is done
+            scanners = _bench.scanners
+            if scanners and self._scanner is scanners[-1]:  # the main loop drained the
+                _bench.pass_end()  # queue it reads last (the last made): this pass is done
             return False
         event._key, event._pressed, event._timestamp = self._k, self._p, self._t
         return True
@@ -144,6 +149,15 @@ class Keys:
             raise ValueError("interval must be 0.001-100")
         if not 1 <= max_events <= 1024:
             raise ValueError("max_events must be 1-1024")
+        self._when = bool(value_when_pressed)
+        self._pull = pull
+        self._begin(pins, len(pins), interval, max_events, debounce_threshold)
+
+    # What every scanner does (shared-module/keypad/__init__.c); KeyMatrix takes these
+    # methods as its own (KeyMatrix.py), as the board's KeyMatrix shares them: a class of
+    # its own, no subclass of Keys.
+
+    def _begin(self, pins, key_count, interval, max_events, debounce_threshold):
         if not 1 <= debounce_threshold <= 127:
             raise ValueError("debounce_threshold must be 1-127")
         taken = []
@@ -156,15 +170,13 @@ class Keys:
                 _bench.release(n)
             raise
         self._pins = bytes(taken)
-        self._when = bool(value_when_pressed)
-        self._pull = pull
         self._interval = max(1, int(interval * 1000 + 0.5))
         self._limit = debounce_threshold
-        self._count = array.array("b", bytes(len(taken)))  # hardware/models/debounce.py
+        self._count = array.array("b", bytes(key_count))  # hardware/models/debounce.py
         self._events = _new_queue(max_events, self)
         self._next = _bench.wall  # the first scan is now
         self._settled = False
-        for i in range(len(taken)):  # keys held now are not reported (reset() reports them)
+        for i in range(key_count):  # keys held now are not reported (reset() reports them)
             self._count[i] = self._limit if self._down(i) else -self._limit
         _bench.scanners.append(self)
 
@@ -193,7 +205,7 @@ class Keys:
     @property
     def key_count(self):
         self._check()
-        return len(self._pins)
+        return len(self._count)
 
     @property
     def events(self):
@@ -204,33 +216,50 @@ class Keys:
         if self._pins is None:
             raise ValueError(_DEINITED)
 
-    def _down(self, i):
-        closed = _bench.contact[self._pins[i]]
-        level = 0 if closed else (1 if self._pull and not self._when else 0)
-        return level == self._when
-
     def _scan_until(self, end):
-        step = self._interval
-        while self._next <= end:
-            if self._settled:  # nothing can change before the next contact change
-                t = _bench.next_change()
-                target = end if t < 0 or t > end else t
-                if target > self._next:
-                    self._next += (target - self._next) // step * step
-                    if self._next < target:
-                        self._next += step
-                    if self._next > end:
-                        return
-            _bench.apply_until(self._next)
-            self._scan(self._next)
-            self._next += step
+        # Every scanner's scans up to end, in time order: they share the bench's contacts,
+        # which a scan moves on to its own time, so none may scan ahead of another.
+        while True:
+            first = None
+            for s in _bench.scanners:
+                if s._settled:  # nothing can change before the next contact change
+                    t = _bench.next_change()
+                    target = end if t < 0 or t > end else t
+                    if target > s._next:
+                        step = s._interval
+                        s._next += (target - s._next) // step * step
+                        if s._next < target:
+                            s._next += step
+                if s._next <= end and (first is None or s._next < first._next):
+                    first = s
+            if first is None:
+                return
+            _bench.apply_until(first._next)
+            first._scan(first._next)
+            first._next += first._interval
 
     def _scan(self, t):
         limit, count, moved = self._limit, self._count, False
         stamp = (_bench.BOOT_TICKS + t - _bench.boot_wall) & 0x1FFFFFFF
-        for i in range(len(count)):
+        for i in range(len(count)):  # (KeyMatrix: a row at a time, each of its columns)
             before, down = count[i], self._down(i)
             if _debounce(count, i, down, limit):
                 self._events._put(i, down, stamp)
             moved = moved or count[i] != before
         self._settled = not moved
+
+    def _down(self, i):
+        closed = _bench.contact[self._pins[i]]
+        level = 0 if closed else (1 if self._pull and not self._when else 0)
+        return level == self._when
+
+
+def __getattr__(name):
+    # KeyMatrix is in KeyMatrix.py (as the board's is in shared-module/keypad/KeyMatrix.c),
+    # loaded when it is first asked for: its names are interned in the VM only on the
+    # matrix build (on the board they are in flash). The VM's interned names are nearly
+    # full (see the soak's names test): the direct build's must stay what they were.
+    if name == "KeyMatrix":
+        from KeyMatrix import KeyMatrix
+        return KeyMatrix
+    raise AttributeError(name)

@@ -13,6 +13,8 @@ sleeps (time.sleep, see sleep), by the time it sleeps.
 
 The key script is read as it is needed (a line at a time, so a long soak costs no heap):
     <wall ms> <gpio> 1|0      the button on GPIO n closes (1) or opens (0)
+    <wall ms> <row>.<col> 1|0 the key of a diode matrix between the GPIOs row and col
+                              (keypad.KeyMatrix's row and column pins) closes or opens
     <wall ms> shot <name>     print the glass as it is then (after that pass)
     <wall ms> fault           the next read of the key queue raises RuntimeError
     <wall ms> power           switch off and on again (a hard reset; held buttons stay held)
@@ -48,7 +50,9 @@ i2c_hz = 400000
 powered_display = True  # an OLED (with its pull-ups) on the I2C pins
 display_address = 0x3C
 claimed = bytearray(PIN_COUNT)  # 1 while a pin is in use
-contact = bytearray(PIN_COUNT)  # 1 while a button pulls the pin low
+# 1 while a button pulls the pin low ([gpio]), or while the matrix key between a row's
+# and a column's GPIO is closed ([PIN_COUNT * (1 + row) + column], KeyMatrix.py)
+contact = bytearray(PIN_COUNT * (PIN_COUNT + 1))
 flash = bytearray(b"\xff" * 4096)  # microcontroller.nvm
 sleep_memory = bytearray(256)  # alarm.sleep_memory: RAM that outlives resets, not power-off
 flash_writes = 0
@@ -165,8 +169,11 @@ def save_state(path, why):
         for k in _SAVED:
             f.write("%s %d\n" % (k, int(globals()[k])))
         f.write("_lines %d\n" % (_lines - (_next is not None)))  # the pending line again
-        f.write("contact %s\n" % "".join(["%02x" % b for b in contact]))
-        f.write("sleep_memory ")
+        f.write("contact")  # (no new name: the VM's interned names are nearly full)
+        f.write(" ")
+        for b in contact:  # (a byte at a time, as below)
+            f.write("%02x" % b)
+        f.write("\nsleep_memory ")
         for b in sleep_memory:  # (a byte at a time: the firmware's heap may be nearly full)
             f.write("%02x" % b)
         f.write("\noled ")
@@ -181,17 +188,21 @@ def save_state(path, why):
 def apply_until(t):
     """Apply every scripted contact change up to wall time t (commands wait for pass_end)."""
     while _next is not None and _next[0] <= t and _next[1][0] in "0123456789":
-        contact[int(_next[1])] = _next[2] == "1"
+        what = _next[1]
+        dot = what.find(".")  # a matrix key: row.column
+        contact[int(what) if dot < 0 else
+                PIN_COUNT * (1 + int(what[:dot])) + int(what[dot + 1:])] = _next[2] == "1"
         _read_next()
 
 
 def _commands():
     global _fault
-    while _next is not None and _next[0] <= wall:
+    while True:
+        apply_until(wall)
+        if _next is None or _next[0] > wall:
+            return
         what = _next[1]
-        if what[0] in "0123456789":
-            contact[int(what)] = _next[2] == "1"
-        elif what == "shot":
+        if what == "shot":
             shot(_next[2])
         elif what == "fault":
             _fault = True
