@@ -100,7 +100,6 @@ def test_menu_held_at_power_up_opens_the_self_test_on_the_matrix_build_too():
 SIX = "2c 3c 4c 5c 6c 9h Kd Qd / 2d Js Qs As 8d 9s 3d 4d"
 
 
-@pytest.mark.xfail(strict=True, reason="six-pile table not merged yet")
 def test_a_six_pile_match_covers_the_outer_piles_with_the_outer_keys():
     h = _hand(decks=SIX, rules=Rules(piles_per_row=6))
     h.choose("2 PLAYERS")

@@ -550,7 +550,6 @@ def test_run_script_takes_the_matrix_names_and_numbers():
         run_script("400 25 tap\n", settings={"CS_KEYS": "matrix"})
 
 
-@pytest.mark.xfail(strict=True, reason="six-pile table not merged yet")
 def test_piles_6_plays_long_speed_from_a_script(tmp_path):
     script = tmp_path / "keys.txt"
     script.write_text("400 A3 tap\n900 A5 tap\n1200 B5 tap\n")  # 2 PLAYERS; A's and
