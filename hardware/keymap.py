@@ -33,11 +33,11 @@ MENU_KEY = const(16)  # the direct build's MENU
 DEBOUNCE_SCANS = const(2)  # a contact must read the same on this many scans in a row
 
 # The direct build: key k (0..15) is player k >> 3, far (k >> 2) & 1, place k & 3.
-KEYMAP = bytes([(k >> 3) << 4 | ((k >> 2) & 1) << 3 | (k & 3) for k in range(16)]
-               + [ROLE_MENU])
+# (Literals: a comprehension's code would cost the board's heap while it loads.)
+KEYMAP = b"\x00\x01\x02\x03\x08\x09\x0a\x0b\x10\x11\x12\x13\x18\x19\x1a\x1b\x40"
 # The matrix build: row r, column c (key 6r + c); B's rows count places from B's left.
-MATRIX_KEYMAP = bytes([(r >> 1) << 4 | (r in (1, 2)) << 3 | (5 - c if r > 1 else c)
-                       for r in range(4) for c in range(6)] + [ROLE_MENU])
+MATRIX_KEYMAP = (b"\x00\x01\x02\x03\x04\x05\x08\x09\x0a\x0b\x0c\x0d"
+                 b"\x1d\x1c\x1b\x1a\x19\x18\x15\x14\x13\x12\x11\x10\x40")
 
 UP = const(0)  # what a button means in the menus (nav_of)
 DOWN = const(1)

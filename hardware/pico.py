@@ -158,6 +158,8 @@ def init(**_options: object) -> "Target":
     from hardware import config, oled
     displayio.release_displays()
     cfg = config.read(os.getenv, pin_of, console)  # a pin map that can start, whatever it says
+    for name in config.unused_pins(cfg):  # the other build's key pins: no heap for them
+        cfg.pop(name)
     info.update(cfg)
     if cfg["CS_KEYS"] == "matrix":
         rows, columns = config.matrix_pins(cfg)

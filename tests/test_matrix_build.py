@@ -110,3 +110,19 @@ def test_a_six_pile_match_covers_the_outer_piles_with_the_outer_keys():
     assert h.heard() == ["COVER_A"] and h.cards(A) == 1
     h.tap("B0", at=h.now + SEEN)  # B's own leftmost pile, pile 6 (2d)
     assert h.heard() == ["COVER_B"] and h.cards(B) == 1
+
+
+def test_each_key_map_means_what_keymap_py_says():
+    """The two maps are literals; here is the rule they were written from."""
+    from hardware.keymap import KEYMAP, ROLE_MENU, is_far, place_of, player_of
+    for key in range(16):  # direct: A near, A far, B near, B far; 4 places each
+        role = KEYMAP[key]
+        assert (player_of(role), is_far(role), place_of(role)) == (
+            key >> 3, bool(key >> 2 & 1), key & 3), key
+    for row in range(4):  # matrix: A near, A far, B far, B near; columns from A's left
+        for col in range(6):
+            role = MATRIX_KEYMAP[row * 6 + col]
+            assert (player_of(role), is_far(role), place_of(role)) == (
+                row >> 1, row in (1, 2), 5 - col if row > 1 else col), (row, col)
+    assert KEYMAP[-1] == MATRIX_KEYMAP[-1] == ROLE_MENU
+    assert (len(KEYMAP), len(MATRIX_KEYMAP)) == (17, 25)
