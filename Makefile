@@ -61,7 +61,8 @@ chip: $(STAMP)
 	@$(PY) -m tools.chip $(ARGS)
 
 # The handheld as one UF2 file: CircuitPython's image for the board and the CIRCUITPY
-# drive (tools/uf2.py; make uf2 ARGS=--help).
+# drive (tools/uf2.py; make uf2 ARGS=--help). make uf2 ARGS="--keys matrix": the matrix
+# build's file (dist/...-raspberry_pi_pico-matrix-cp10.uf2, CS_KEYS = "matrix").
 .PHONY: uf2
 uf2: $(STAMP)
 	@$(PY) -m tools.uf2 $(ARGS)

@@ -147,3 +147,76 @@ def test_an_erased_or_a_booted_flash_is_taken():
     assert chip.looks_like_flash(bytes(boot2) + b"\xff" * (chip.FLASH_BYTES - 256))
     boot2[0] = 1
     assert not chip.looks_like_flash(bytes(boot2))
+
+
+def test_a_key_build_that_is_not_one_is_refused_in_a_sentence():
+    _refused(_chip("--keys", "diodes"), "--keys", "'diodes'", "'direct'", "'matrix'")
+
+
+def test_keys_with_a_uf2_file_or_a_used_flash_is_refused_they_say_their_own_build(tmp_path):
+    _refused(_chip("--keys", "matrix", "--uf2", str(tmp_path / "x.uf2")), "--keys",
+             "the --uf2 file says its own", "CS_KEYS")
+    used = tmp_path / "flash.bin"
+    used.write_bytes(b"\xff" * (2 * 1024 * 1024))
+    _refused(_chip("--keys", "matrix", "--flash", str(used)), "--keys", "--flash")
+
+
+def test_figures_play_their_own_match_so_a_script_or_a_file_is_refused(tmp_path):
+    for extra in (["--script", "x.keys"], ["--uf2", "x.uf2"], ["--png", str(tmp_path / "a.png")]):
+        _refused(_chip("--figures", *extra), "--figures", "plays its own match")
+
+
+def _fake_run(seen):
+    import json
+    from tools import chip
+
+    def run(text, **options):
+        seen.append(options)
+        lines = [{"k": "t0", "t": 1e9}, {"k": "end", "t": 2e9, "why": "done"}]
+        return chip.ChipRun([json.dumps(e) for e in lines], 0x3C)
+    return run
+
+
+def test_keys_matrix_builds_the_trees_uf2_for_the_matrix(monkeypatch, capsys):
+    from tools import chip
+    seen = []
+    monkeypatch.setattr(chip, "missing", lambda **_: None)
+    monkeypatch.setattr(chip, "run", _fake_run(seen))
+    assert chip.main(["--keys", "matrix"]) == 0
+    assert chip.main([]) == 0
+    assert [o["settings"] for o in seen] == [{"CS_KEYS": "matrix"}, None]
+
+
+def test_figures_print_press_to_glass_for_the_build_asked(monkeypatch, capsys):
+    from tools import chip
+    asked = []
+
+    def figures(**options):
+        asked.append(options)
+        return {"seed": 7, "counts": {"covered": 52}, "runs": {(400000, False): {
+            "press_to_glass": {"n": 52, "mean": 11.83e6, "median": 12e6, "p95": 12.5e6,
+                               "max": 12.84e6},
+            "passes": {"play, idle": {"median": 0.7e6}}, "glass": 60, "checks": 60}}}
+    monkeypatch.setattr(chip, "missing", lambda **_: None)
+    monkeypatch.setattr(chip, "figures", figures)
+    assert chip.main(["--figures", "--keys", "matrix"]) == 0
+    out = capsys.readouterr().out
+    assert asked[0]["keys"] == "matrix" and asked[0]["frequencies"] == (400000,)
+    assert "the matrix build, seed 7: a 2-player match of 52 covers" in out
+    assert "mean 11.8 ms, 95th percentile 12.5 ms, worst 12.8 ms (52 covers)" in out
+    assert "the desktop twin's at 60 of 60 checkpoints" in out
+
+
+def test_a_matrix_key_built_wrong_must_be_a_key_and_a_fault_the_model_knows():
+    from hardware import pinmap
+    from tools import chip
+    values = {s[0]: s[2] for s in pinmap.SETTINGS}
+    with pytest.raises(ValueError, match="the direct build"):
+        chip._wiring(values, {0: "missing"})
+    values["CS_KEYS"] = "matrix"
+    wires, buttons, matrix = chip._wiring(values, {0: "missing", 23: "reversed"})
+    assert wires[7] == [7, 17] and buttons == [14] and matrix["faults"] == {
+        "0": "missing", "23": "reversed"}
+    for faults in ({24: "missing"}, {3: "broken"}):
+        with pytest.raises(ValueError, match="a key 0..23 and one of missing, reversed"):
+            chip._wiring(values, faults)

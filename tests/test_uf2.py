@@ -96,6 +96,61 @@ def test_the_default_name_carries_the_version_and_the_board():
                                 % boardcode.version())
 
 
+@NEEDS_PICO
+def test_make_uf2_keys_matrix_writes_the_matrix_builds_file_its_settings_say_so(tmp_path):
+    """The same file but for settings.toml, whose CS_KEYS says "matrix" where the direct
+    file's says "direct" (its line where it stands, under its comment)."""
+    import tomllib
+    files = {}
+    for keys in ("direct", "matrix"):
+        out = tmp_path / ("%s.uf2" % keys)
+        r = _make("--keys", keys, "--version", "v1.0", "--out", str(out))
+        assert r.returncode == 0, r.stderr
+        assert "%s build" % keys in r.stdout and "the nvm sector is not touched" in r.stdout
+        assert uf2.problems(str(out), uf2.board_facts("raspberry_pi_pico")[2]) == []
+        files[keys] = uf2.drive_files(str(out))
+    direct, matrix = (tomllib.loads(files[k].pop("settings.toml").decode()) for k in files)
+    assert direct["CS_KEYS"] == "direct" and matrix.pop("CS_KEYS") == "matrix"
+    del direct["CS_KEYS"]
+    assert matrix == direct  # every other setting as it was
+    assert files["matrix"] == files["direct"]  # the board code, lib/, the manifest
+
+
+@NEEDS_PICO
+def test_a_later_make_deploy_keeps_a_matrix_boards_settings(tmp_path):
+    """The board flashed with the matrix file, then `make deploy` onto its CIRCUITPY: the
+    project's settings.toml (the direct build's) does not replace the board's."""
+    out = tmp_path / "matrix.uf2"
+    assert _make("--keys", "matrix", "--version", "v1.0", "--out", str(out)).returncode == 0
+    board = tmp_path / "CIRCUITPY"
+    for rel, data in uf2.drive_files(str(out)).items():
+        (board / rel).parent.mkdir(parents=True, exist_ok=True)
+        (board / rel).write_bytes(data)
+    (board / "boot_out.txt").write_text("Adafruit CircuitPython 10.3.0 on 2026-11-30; "
+                                        "Raspberry Pi Pico with rp2040\n")
+    before = (board / "settings.toml").read_bytes()
+    r = subprocess.run([sys.executable, "-m", "tools.deploy", "--to", str(board), "--no-libs",
+                        "--version", "v1.0"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "kept    settings.toml" in r.stdout
+    assert (board / "settings.toml").read_bytes() == before and b'CS_KEYS = "matrix"' in before
+
+
+def test_the_matrix_files_name_says_matrix_and_the_direct_files_name_is_as_it_was():
+    assert uf2.default_name("raspberry_pi_pico", "v2", "matrix") == os.path.join(
+        "dist", "california-speed-v2-raspberry_pi_pico-matrix-cp10.uf2")
+    assert uf2.default_name("raspberry_pi_pico", "v2", "direct") == uf2.default_name(
+        "raspberry_pi_pico", "v2") == os.path.join(
+        "dist", "california-speed-v2-raspberry_pi_pico-cp10.uf2")
+
+
+def test_a_key_build_that_is_not_one_is_refused_in_a_sentence(tmp_path):
+    r = _make("--keys", "diodes", "--out", str(tmp_path / "x.uf2"))
+    _refused(r, "--keys", "'diodes'", "'direct'", "'matrix'")
+    assert not (tmp_path / "x.uf2").exists()
+
+
 @NEEDS_MPY
 @pytest.mark.parametrize("board", ["raspberry_pi_pico_w", "raspberry_pi_pico2"])
 def test_the_pico_w_and_pico_2_get_their_drive_where_circuitpython_mounts_it(board, tmp_path):

@@ -5,12 +5,16 @@ It boots one UF2, the file a classroom drags onto RPI-RP2: by default this tree'
 `make deploy` writes it), or any Raspberry Pi Pico UF2 given with --uf2, checked first.
 rp2040js (npm, pinned in tools/chipjs/package-lock.json, installed on first use) runs it,
 wired as the drive's settings.toml says: the OLED is an SSD1306 answering on the I2C pins
-(bytes take their real bit times), the buttons are GPIO inputs with pull-ups, the piezo's
-PWM is read from its slice's registers, the console is USB CDC. The glass is decoded from
-the bus bytes by the desktop twin's own SSD1306 decoder.
+(bytes take their real bit times), the buttons are GPIO inputs with pull-ups (on the matrix
+build, CS_KEYS = "matrix", 24 of them are a 4 x 6 diode matrix on the row and column pins:
+tools/chipjs/matrix.mjs), the piezo's PWM is read from its slice's registers, the console
+is USB CDC. The glass is decoded from the bus bytes by the desktop twin's own SSD1306
+decoder.
 
     make chip ARGS="--script docs/screenshot.keys --png chip.png"
     make chip ARGS="--uf2 dist/california-speed-VERSION-raspberry_pi_pico-cp10.uf2"
+    make chip ARGS="--keys matrix --script docs/screenshot.keys"   # the matrix build
+    make chip ARGS="--keys matrix --figures"   # press to glass over a match, at 400 kHz
 
 Needs node and npm, and RP2040_BOOTROM (bootrom-b1.bin); to build the tree's UF2 also
 CIRCUITPY_UF2 (raspberry_pi_pico.uf2) and CIRCUITPY_MPY_CROSS (.ci/run sets all three).
@@ -26,6 +30,7 @@ import sys
 import tempfile
 
 from hardware import config, pinmap
+from hardware.seats import BUILDS
 from hardware.virtual.ssd1306 import VirtualSSD1306
 from tools import boardvm
 from tools.cli import Parser, bounded, fail, output_file, read_text
@@ -33,6 +38,41 @@ from tools.cli import Parser, bounded, fail, output_file, read_text
 HERE = os.path.dirname(os.path.abspath(__file__))
 NODE_DIR = os.path.join(HERE, "chipjs")
 MAX_MS = 3600000
+FAULTS = ("missing", "reversed")  # a matrix key built wrong: no diode, or turned round
+
+
+def keys_of(values):
+    """"direct" or "matrix": the key build settings.toml's CS_KEYS makes of a board, read
+    as the firmware reads it (hardware/config.py: any other value is the direct build)."""
+    word = values.get("CS_KEYS")
+    return "matrix" if isinstance(word, str) and word.strip().lower() == "matrix" else "direct"
+
+
+def keymap_of(keys):
+    """The key map of a build ("direct" or "matrix")."""
+    from hardware.keymap import KEYMAP, MATRIX_KEYMAP
+    return MATRIX_KEYMAP if keys == "matrix" else KEYMAP
+
+
+def key_names(keys="direct"):
+    """{name: key number} of a build's keys (A0, Bf3, MENU: hardware/keynames.py); the
+    names, and so a key script, mean the same piles on either build."""
+    from hardware import keynames
+    keymap = keymap_of(keys)
+    return {keynames.name_of(k, keymap): k for k in range(len(keymap))}
+
+
+def saved_settings(**index):
+    """The nvm sector of a handheld whose saved settings are the defaults but for the
+    choices given by their index (piles=2: the third of the build's PILES choices)."""
+    from firmware.settings import KEYS, SETTINGS_KIND, Settings
+    from firmware.store import Log
+    settings = Settings()
+    for key, i in index.items():
+        settings.index[KEYS.index(key)] = i
+    nvm = bytearray(b"\xff" * 4096)
+    Log(nvm).put(SETTINGS_KIND, settings.base())
+    return bytes(nvm)
 
 
 def toolchain():
@@ -172,6 +212,7 @@ class ChipRun:
 
     def __init__(self, lines, address, width=128, height=64):
         self.console, self.i2c, self.keys, self.pwm = [], [], [], []
+        self.reads = []  # the matrix build: (ns, key, down) as the keypad's scan read them
         self.t0 = None
         self.feeds, self.pcs, self.end, self.why = [], {}, 0, ""
         self.flash_counts, self.flash_log = {}, []  # the flash chip's commands (flash.mjs)
@@ -183,8 +224,10 @@ class ChipRun:
                 self.console.append((e["t"], e["s"]))
             elif k == "i2c":
                 self.i2c.append((e["t"], e["end"], e["a"], e["ack"], bytes.fromhex(e["d"])))
-            elif k == "key":
-                self.keys.append((e["t"], e["pin"], e["down"]))
+            elif k == "key":  # (a matrix key's pin: (row pin, column pin))
+                self.keys.append((e["t"], _pin(e["pin"]), e["down"]))
+            elif k == "read":
+                self.reads.append((e["t"], e["key"], e["down"]))
             elif k == "pwm":
                 self.pwm.append((e["t"], e["hz"], e["duty"]))
             elif k == "t0":
@@ -195,7 +238,7 @@ class ChipRun:
                 self.pcs = {kind: {int(a): n for a, n in e[kind].items()}
                             for kind in ("refresh", "big", "other")}
             elif k == "scan":
-                self.scans.append((e["t"], e["pin"]))
+                self.scans.append((e["t"], _pin(e["pin"])))
             elif k == "flash":
                 self.flash_counts, self.flash_log = e["counts"], e["log"]
             elif k == "end":
@@ -216,27 +259,57 @@ class ChipRun:
     def text(self):
         return "\n".join(s for _, s in self.console)
 
+    def read_down(self, start_ms=0):
+        """[(ms after t0, key)] of each matrix key the keypad's scan read going down."""
+        return [((t - self.t0) / 1e6, key) for t, key, down in self.reads
+                if down and t >= self.t0 + start_ms * 1e6]
+
+
+def _pin(pin):
+    return tuple(pin) if isinstance(pin, list) else pin
+
+
+def _wiring(values, faults):
+    """(the GPIO of each key in key-number order, the job's "keys" and "matrix"): on the
+    direct build a pin per key; on the matrix build a key is its (row pin, column pin) and
+    MENU (the last key) its own pin. faults: {key: "missing" or "reversed"}."""
+    def gp(name):
+        return int(name[2:])
+    if keys_of(values) == "direct":
+        if faults:
+            raise ValueError("faults are the matrix build's: this UF2 is the direct build")
+        keys = [gp(p) for p in config.key_pins(values)]
+        return keys, keys, None
+    rows, columns = ([gp(p) for p in pins] for pins in config.matrix_pins(values))
+    for key, fault in (faults or {}).items():
+        if fault not in FAULTS or key not in range(len(rows) * len(columns)):
+            raise ValueError("a matrix key's fault is a key 0..%d and one of %s, not %r: %r"
+                             % (len(rows) * len(columns) - 1, ", ".join(FAULTS), key, fault))
+    wires = [[r, c] for r in rows for c in columns] + [gp(values["CS_MENU"])]
+    return wires, wires[-1:], {"rows": rows, "columns": columns,
+                               "faults": {str(k): f for k, f in (faults or {}).items()}}
+
 
 def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_ms=20000,
         profile=False, usb=True, work=None, change_tree=None, flash=None, flash_out=None,
-        flash_timing="typ", reflash=True):
+        flash_timing="typ", reflash=True, nvm=None, faults=None):
     """Boot a Pico's UF2 and play a key script (make play's format, times from the first
-    full frame); returns a ChipRun. uf2: the file (default: this tree's, made by
-    build_uf2 with settings and change_tree). usb=False runs it with no USB host (on
-    batteries): the console is then not heard. flash: a 2 MB flash image to start from
-    (a board switched off and on again), the UF2 written over it as the boot ROM writes a
-    file dragged onto RPI-RP2 unless reflash is False; flash_out: where the flash goes at
-    the end; flash_timing: the flash chip's busy times, "typ" or "max" (W25Q16JV)."""
+    full frame; the key names of the build the UF2's settings.toml says); returns a ChipRun.
+    uf2: the file (default: this tree's, made by build_uf2 with settings and change_tree;
+    settings={"CS_KEYS": "matrix"} makes the matrix build). usb=False runs it with no USB
+    host (on batteries): the console is then not heard. flash: a 2 MB flash image to start
+    from (a board switched off and on again), the UF2 written over it as the boot ROM
+    writes a file dragged onto RPI-RP2 unless reflash is False; flash_out: where the flash
+    goes at the end; flash_timing: the flash chip's busy times, "typ" or "max" (W25Q16JV).
+    nvm: the 4 KB nvm sector's bytes, put in after the UF2 (saved_settings()). faults: the
+    matrix build's keys built wrong, {key number: "missing" (no diode) or "reversed"}."""
     from hardware.virtual.keypad import load_script
-    from hardware.keymap import KEY_COUNT
-    from tools.play import KEY_NAMES
     as_it_is = bool(flash) and not reflash  # boot what the flash holds
     problem = missing(own_uf2=uf2 is not None or as_it_is)
     if problem:
         raise boardvm.ToolchainError(problem)
     _npm_ready()
     _, rom = toolchain()
-    events = load_script(script, KEY_NAMES, MAX_MS, KEY_COUNT)
     with tempfile.TemporaryDirectory() as tmp:
         if uf2 is None and not as_it_is:
             uf2 = build_uf2(work or tmp, settings, change_tree)
@@ -244,17 +317,23 @@ def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_
         if problem:
             raise ValueError(problem)
         values = settings_of(flash if as_it_is else uf2)
-        keys = [int(p[2:]) for p in config.key_pins(values)]
+        names = key_names(keys_of(values))
+        events = load_script(script, names, MAX_MS, len(names))
+        wires, buttons, matrix = _wiring(values, faults)
         job = {"bootrom": rom, "uf2": None if as_it_is else os.path.abspath(uf2),
                "flash": os.path.abspath(flash) if flash else None,
                "flash_out": os.path.abspath(flash_out) if flash_out else None,
                "flash_timing": flash_timing,
                "sda": int(values["CS_I2C_SDA"][2:]), "scl": int(values["CS_I2C_SCL"][2:]),
                "address": values["CS_I2C_ADDRESS"], "display": display,
-               "keys": keys, "piezo": int(values["CS_PIEZO"][2:]),
-               "events": [[ms, keys[key], 1 if down else 0] for ms, key, down in events],
+               "keys": buttons, "matrix": matrix, "piezo": int(values["CS_PIEZO"][2:]),
+               "events": [[ms, wires[key], 1 if down else 0] for ms, key, down in events],
                "after_ms": max([ms for ms, _, _ in events] or [0]) + after_ms,
                "max_ms": boot_ms, "profile": profile, "usb": usb}
+        if nvm is not None:
+            job["nvm"] = os.path.join(tmp, "nvm.bin")
+            with open(job["nvm"], "wb") as f:
+                f.write(nvm)
         path = os.path.join(tmp, "job.json")
         with open(path, "w") as f:
             json.dump(job, f)
@@ -326,22 +405,71 @@ def cpu_split(hist, functions):
     return {what: n / whole for what, n in totals.items()}
 
 
-def match_script(seed, covers=20, gap=450, limit_ms=90000):
-    """A 2-player match through the menus, played on the desktop twin with the deal of
-    seed: at least `covers` covers, a foul, a collision, a stall and the end of a game
-    (and the next deal), or limit_ms. Returns (script text, checkpoints in ms, counts of each press result; with
-    each cover's time in "cover_at" and its pile's pixels in "cover_box")."""
-    import engine
-    from engine import game as game_mod
+def desktop(seed, keys="direct", nvm=None, hz=None):
+    """The desktop twin (hardware/virtual) as the chip is built: (the handheld, its App).
+    keys: the build (settings.toml's CS_KEYS); nvm: the nvm sector it starts with
+    (saved_settings()); hz: the I2C clock."""
     from firmware.app import App
     from hardware import virtual
-    from hardware.keymap import KEY_COUNT, pile_of, player_of, role_of
-    from tools.play import KEY_NAMES
-    names = {v: k for k, v in KEY_NAMES.items()}
-    hw = virtual.init(seed=seed, start_ms=virtual.BOOT_TICKS)
-    app = App(hw)
+    settings = {"CS_I2C_HZ": hz} if hz else {}
+    if keys != "direct":
+        settings["CS_KEYS"] = keys
+    hw = virtual.init(seed=seed, start_ms=virtual.BOOT_TICKS, settings=settings or None)
+    if nvm is not None:
+        hw.flash.data[:] = nvm  # (as the board was left: read by the App as it starts)
+    return hw, App(hw)
+
+
+TOGETHER = ("column", "apart", "corners")  # keys pressed at one instant (match_script)
+
+
+def _together(kind, piles, key, name):
+    """Keys of coverable piles to press at one instant, or None. kind "column": one of A's
+    and one of B's in the same column of the matrix; "apart": one each in two columns;
+    "corners": two of A's in one matrix row and one of B's in the column of one of them,
+    three corners of a rectangle (the fourth is the key a matrix without diodes would
+    also read). A pile is pressed once; the spots are the matrix build's for the keys'
+    names, whichever build plays."""
+    from hardware.keymap import MATRIX_KEYMAP
+    from hardware.keynames import key_named
+    width = len(pinmap.MATRIX_COLUMNS)
+
+    def spot(player, pile):
+        return divmod(key_named(name[key(player, pile)], MATRIX_KEYMAP), width)
+    for pa in piles:
+        (ra, ca) = spot(0, pa)
+        for pb in piles:
+            rb, cb = spot(1, pb)
+            if pb == pa or kind == "column" and cb != ca or kind == "apart" and cb == ca:
+                continue
+            if kind != "corners":
+                return [key(0, pa), key(1, pb)]
+            for pa2 in piles:
+                r2, c2 = spot(0, pa2)
+                if pa2 not in (pa, pb) and r2 == ra and c2 > ca and cb in (ca, c2):
+                    return [key(0, pa), key(0, pa2), key(1, pb)]
+    return None
+
+
+def match_script(seed, covers=20, gap=450, limit_ms=90000, keys="direct", nvm=None,
+                 together=0):
+    """A 2-player match through the menus, played on the desktop twin with the deal of
+    seed: at least `covers` covers, a foul, a collision, a stall and the end of a game
+    (and the next deal), and `together` moments when the players press at one instant
+    (TOGETHER's kinds in turn, each a cover of every key's pile), or limit_ms. keys, nvm:
+    the desktop's build and its saved settings (desktop()). Returns (script text,
+    checkpoints in ms, counts of each press result; with each cover's time in "cover_at"
+    and its pile's pixels in "cover_box", "piles" a row, and "together": (ms, kind, key
+    names) of each moment)."""
+    import engine
+    from engine import game as game_mod
+    from hardware.keymap import pile_of, player_of, role_of
+    from hardware.keynames import name_of
+    hw, app = desktop(seed, keys, nvm)
+    name = {k: name_of(k, hw.keymap) for k in range(len(hw.keymap))}
+    start = {v: k for k, v in name.items()}["A3"]  # RIGHT on 2 PLAYERS; any key: next deal
     counts = {"covered": 0, "foul": 0, "collision": 0, "stall": 0, "games": 0,
-              "cover_at": [], "cover_box": []}
+              "cover_at": [], "cover_box": [], "piles": 0, "together": []}
     lines, checks = [], []
     press = game_mod.Game.press
     results = {engine.COVERED: "covered", engine.FOUL: "foul", engine.COLLISION: "collision"}
@@ -364,8 +492,8 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000):
 
     def key(player, pile):
         n = app.match.game.rules.piles_per_row
-        for k in range(KEY_COUNT):
-            r = role_of(k)
+        for k in range(len(hw.keymap)):
+            r = role_of(k, hw.keymap)
             if player_of(r) == player and pile_of(r, n) == pile:
                 return k
         raise AssertionError("no key for player %d pile %d" % (player, pile))
@@ -376,27 +504,39 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000):
         pressed.append(t)
         for k in keys:
             hw.buttons.tap(k, hw.ms(t), 80)
-            lines.append("%d %s tap 80" % (t, names[k]))
+            lines.append("%d %s tap 80" % (t, name[k]))
         checks.append(t + settle)
+
+    def at_once(t, piles):
+        kinds = TOGETHER[len(counts["together"]) % len(TOGETHER):] + TOGETHER
+        for kind in kinds:
+            chosen = _together(kind, piles, key, name)
+            if chosen:
+                tap(t, *chosen)
+                counts["together"].append((t, kind, [name[k] for k in chosen]))
+                return True
+        return False
 
     game_mod.Game.press = counted
     try:
         t = 400
-        tap(t, KEY_NAMES["A3"], settle=1100)  # RIGHT on 2 PLAYERS: the deal takes a while
+        tap(t, start, settle=1100)  # the deal takes a while
         run_to(t + 1200)
         t += 1200
+        counts["piles"] = app.match.game.rules.piles_per_row
         player = 0
         while t < limit_ms:
             g = app.match.game
             done = (counts["covered"] >= covers and counts["foul"] and counts["collision"]
-                    and counts["stall"] and counts["games"])
+                    and counts["stall"] and counts["games"]
+                    and len(counts["together"]) >= together)
             if done or g.phase == engine.MATCH_OVER:
                 break
             if g.phase == engine.GAME_OVER:  # any key deals the next game
                 counts["games"] += 1
                 t += 1500
                 run_to(t)
-                tap(t, KEY_NAMES["A3"], settle=1100)
+                tap(t, start, settle=1100)
                 run_to(t + 1200)
                 t += 1200
                 continue
@@ -404,6 +544,7 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000):
                 n = g.rules.piles_per_row
                 piles = [p for p in range(2 * n) if g.coverable(p)]
                 now = hw.ms(t)
+                free = not g.locked(0, now) and not g.locked(1, now)
                 if not counts["foul"] and counts["covered"] >= 3:
                     idle = [p for p in range(2 * n) if not g.coverable(p)]
                     if idle and not g.locked(0, now):
@@ -415,6 +556,8 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000):
                     tap(t, key(0, piles[0]))
                     run_to(t + 40)
                     tap(t + 40, key(1, piles[0]))
+                elif len(counts["together"]) < together and free and at_once(t, piles):
+                    pass
                 elif piles:
                     if g.locked(player, now):
                         player = 1 - player
@@ -430,18 +573,15 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000):
     return "\n".join(lines) + "\n", checks, counts
 
 
-def desktop_run(script, seed, checkpoints, hz=None):
+def desktop_run(script, seed, checkpoints, hz=None, keys="direct", nvm=None):
     """The desktop twin on the same script: (its glass at each checkpoint, in ms since the
-    app started; the I2C bytes it sent after its first frame, up to the last)."""
-    from firmware.app import App
-    from hardware import virtual
-    from hardware.keymap import KEY_COUNT
+    app started; the I2C bytes it sent after its first frame, up to the last). keys, nvm:
+    its build and saved settings (desktop())."""
+    from hardware.keynames import name_of
     from hardware.virtual.keypad import load_script
-    from tools.play import KEY_NAMES
-    hw = virtual.init(seed=seed, start_ms=virtual.BOOT_TICKS,
-                      settings={"CS_I2C_HZ": hz} if hz else None)
-    app = App(hw)
-    hw.buttons.schedule(load_script(script, KEY_NAMES, MAX_MS, KEY_COUNT), offset_ms=hw.ms(0))
+    hw, app = desktop(seed, keys, nvm, hz)
+    names = {name_of(k, hw.keymap): k for k in range(len(hw.keymap))}
+    hw.buttons.schedule(load_script(script, names, MAX_MS, len(names)), offset_ms=hw.ms(0))
     app.step()
     first = hw.bus.bytes_sent
     frames = []
@@ -531,24 +671,29 @@ def pass_times(run, start_ms):
     return {k: _stats(v) for k, v in groups.items()}
 
 
-def figures(covers=50, frequencies=(400000, 1000000), progress=print):
+def figures(covers=50, frequencies=(400000, 1000000), progress=print, keys="direct",
+            usb=True):
     """The chip figures of docs/BENCH.md: boot, heap, passes, press to glass, CPU split.
 
     The match is played with no USB host (a handheld on batteries) at each I2C clock, and
-    once more at the first with the USB console connected, for its heap lines and to see
-    what serving the computer costs."""
+    once more at the first with the USB console connected (unless usb is False), for its
+    heap lines and to see what serving the computer costs. keys: the build ("matrix": the
+    same presses by the diode matrix; the glass compared with the desktop's direct build,
+    which plays the same 4 piles a row)."""
     elf = os.environ.get("CIRCUITPY_UF2", "")[:-4] + ".elf"
     functions = elf_functions(elf) if os.path.isfile(elf) else None
+    build = {} if keys == "direct" else {"CS_KEYS": keys}
     progress("  chip: boot and the seed of the first deal")
-    boot = run("400 A3 tap 80\n", after_ms=600)
+    boot = run("400 A3 tap 80\n", after_ms=600, settings=build or None)
     seed = seed_of(boot)
     free = {}
     script, checks, counts = match_script(seed, covers=covers, limit_ms=180000)
-    out = {"boot_ms": boot.t0 / 1e6, "free": free, "seed": seed, "counts": counts, "runs": {}}
-    for hz, usb in [(hz, False) for hz in frequencies] + [(frequencies[0], True)]:
-        progress("  chip: a match of %d covers at %d Hz, %s" % (
-            counts["covered"], hz, "USB console connected" if usb else "no USB host"))
-        r = run(script, settings={"CS_I2C_HZ": hz}, after_ms=800, usb=usb,
+    out = {"boot_ms": boot.t0 / 1e6, "free": free, "seed": seed, "counts": counts, "runs": {},
+           "keys": keys}
+    for hz, usb in [(hz, False) for hz in frequencies] + [(frequencies[0], True)] * usb:
+        progress("  chip: a match of %d covers at %d Hz, %s, the %s build" % (
+            counts["covered"], hz, "USB console connected" if usb else "no USB host", keys))
+        r = run(script, settings=dict(build, CS_I2C_HZ=hz), after_ms=800, usb=usb,
                 profile=functions is not None)
         for _, line in (boot.console + r.console if usb else ()):
             for key, stem in (("after boot", "ready: "), ("at a match's start", "match: "),
@@ -572,6 +717,23 @@ def figures(covers=50, frequencies=(400000, 1000000), progress=print):
     return out
 
 
+def print_figures(keys, hz=400000):
+    """make chip --figures: figures() of one build at one I2C clock, no USB host, printed."""
+    f = figures(frequencies=(hz,), progress=lambda line: print(line, file=sys.stderr),
+                keys=keys, usb=False)
+    entry = f["runs"][(hz, False)]
+    ms = {k: v / 1e6 for k, v in entry["press_to_glass"].items() if k != "n"}
+    play = entry["passes"]["play, idle"]
+    print("the %s build, seed %d: a 2-player match of %d covers by GPIO, I2C at %d kHz, no "
+          "USB host" % (keys, f["seed"], f["counts"]["covered"], hz // 1000))
+    print("press to glass                mean %.1f ms, 95th percentile %.1f ms, worst %.1f ms "
+          "(%d covers)" % (ms["mean"], ms["p95"], ms["max"], entry["press_to_glass"]["n"]))
+    print("main-loop pass in play, idle  median %.2f ms" % (play.get("median", 0) / 1e6))
+    print("glass                         the desktop twin's at %d of %d checkpoints"
+          % (entry["glass"], entry["checks"]))
+    return 0 if entry["glass"] == entry["checks"] else 1
+
+
 def main(argv=None):
     ap = Parser(prog="make chip", description=__doc__.splitlines()[0])
     ap.add_argument("--script", metavar="FILE", help="key script (make play's format)")
@@ -593,6 +755,14 @@ def main(argv=None):
     ap.add_argument("--flash-timing", choices=("typ", "max"), default="typ",
                     help="the flash chip's busy times: the W25Q16JV's typical (default) or "
                          "maximum")
+    ap.add_argument("--keys", choices=BUILDS,
+                    help="the key build of this tree's UF2: direct (a pin per key, the default) "
+                         "or matrix (a 4 x 6 diode matrix, Long Speed); a --uf2 file says its "
+                         "own")
+    ap.add_argument("--figures", action="store_true",
+                    help="instead of a script: a 2-player match of 50 covers by GPIO at 400 kHz "
+                         "with no USB host, and its press to glass (mean, 95th percentile, "
+                         "worst) and glass against the desktop twin's (a few minutes)")
     args = ap.parse_args(argv)
     if args.flash:
         problem = flash_problem(args.flash)
@@ -600,6 +770,14 @@ def main(argv=None):
             fail("make chip", "--flash " + problem)
     fresh = bool(args.flash) and (not os.path.exists(args.flash)
                                   or os.path.getsize(args.flash) == 0)
+    if args.keys and (args.uf2 or args.flash and not fresh):
+        fail("make chip", "--keys makes this tree's UF2 for a build; the %s says its own "
+                          "(its settings.toml's CS_KEYS)" % ("--uf2 file" if args.uf2 else
+                                                               "flash given with --flash"))
+    if args.figures and (args.uf2 or args.flash or args.script or args.png or args.bus_log
+                         or args.no_display):
+        fail("make chip", "--figures plays its own match on this tree's UF2 (with --keys at "
+                          "most): no --uf2, --flash, --script, --png, --bus-log or --no-display")
     if args.uf2:
         problem = check_uf2(args.uf2)
         if problem:
@@ -607,6 +785,8 @@ def main(argv=None):
     problem = missing(own_uf2=bool(args.uf2) or (bool(args.flash) and not fresh))
     if problem:
         fail("make chip", problem)
+    if args.figures:
+        return print_figures(args.keys or "direct")
     text = ""
     if args.script:
         text, why = read_text(args.script)
@@ -618,7 +798,8 @@ def main(argv=None):
         r = run(text, uf2=args.uf2, display=not args.no_display, after_ms=args.after,
                 flash=args.flash if args.flash and not fresh else None,
                 reflash=bool(args.uf2) or fresh or not args.flash, flash_out=keep,
-                flash_timing=args.flash_timing)
+                flash_timing=args.flash_timing,
+                settings={"CS_KEYS": args.keys} if args.keys else None)
         if keep:
             os.replace(keep, os.path.realpath(args.flash))  # (a link is followed)
             print("flash                         %s (2 MB, written back)" % args.flash)

@@ -21,12 +21,22 @@ class DriveError(Exception):
 
 
 def settings_toml(tree, settings):
-    """Replace (or add) settings.toml values in a written drive: {key: value}."""
+    """Replace (or add) settings.toml values in a written drive: {key: value}. A value
+    replaces the key's line where it stands, under the comment that explains it; a key the
+    file lacks is added at the end."""
     path = os.path.join(tree, "settings.toml")
+    lines, done = [], set()
     with open(path) as f:
-        lines = [ln for ln in f.read().splitlines()
-                 if ln.split("=", 1)[0].strip() not in settings]
-    lines += ["%s = %s" % (key, json.dumps(value)) for key, value in settings.items()]
+        for ln in f.read().splitlines():
+            key = ln.split("=", 1)[0].strip()
+            if key in settings:
+                if key not in done:
+                    lines.append("%s = %s" % (key, json.dumps(settings[key])))
+                done.add(key)
+            else:
+                lines.append(ln)
+    lines += ["%s = %s" % (key, json.dumps(value)) for key, value in settings.items()
+              if key not in done]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 

@@ -2,6 +2,7 @@
 
     python -m tools.uf2                                  # Pico, firmware from $CIRCUITPY_UF2
     python -m tools.uf2 --board raspberry_pi_pico_w --firmware adafruit-circuitpython-....uf2
+    python -m tools.uf2 --keys matrix                    # the matrix build (Long Speed)
 
 One UF2 holds CircuitPython's own image for the board and the CIRCUITPY drive exactly as
 `make deploy` writes it (tools/drive.py), packed by PyPI's folder2uf2 (its FAT image, and
@@ -10,7 +11,8 @@ BOOTSEL, plugs the Pico in and drags the file onto RPI-RP2. It writes no block i
 nvm sector just below the drive, so the handheld's settings and statistics survive a
 re-flash; every file on CIRCUITPY is replaced. problems() reads any UF2 back: magic
 numbers, one family, blocks numbered 0..n-1 with one count, 256-byte payloads, ascending
-addresses inside the flash; touched() says which flash it writes.
+addresses inside the flash; touched() says which flash it writes. --keys matrix makes the
+matrix build's file (its settings.toml says CS_KEYS = "matrix"; the name says -matrix).
 """
 import os
 import re
@@ -20,6 +22,7 @@ import sys
 import tempfile
 
 from tools.cli import Parser, fail, output_file
+from hardware.seats import BUILDS
 from tools.deploy import version_text
 
 XIP_BASE = 0x10000000
@@ -213,11 +216,13 @@ def check_firmware(path, board):
     return version
 
 
-def default_name(board, version):
-    """dist/california-speed-VERSION-BOARD-cp10.uf2."""
+def default_name(board, version, keys="direct"):
+    """dist/california-speed-VERSION-BOARD-cp10.uf2, or -BOARD-matrix-cp10.uf2 for the
+    matrix build."""
     from tools.boardcode import version_in_name
-    return os.path.join("dist", "california-speed-%s-%s-cp%d.uf2"
-                        % (version_in_name(version), board, CIRCUITPY_MAJOR))
+    return os.path.join("dist", "california-speed-%s-%s%s-cp%d.uf2"
+                        % (version_in_name(version), board,
+                           "" if keys == "direct" else "-" + keys, CIRCUITPY_MAJOR))
 
 
 def build(out, board="raspberry_pi_pico", firmware=None, version=None, settings=None,
@@ -343,14 +348,18 @@ def _parser():
     ap = Parser(prog="make uf2", description=__doc__.splitlines()[0],
                 epilog="Boards: %s. The Pico's firmware is $CIRCUITPY_UF2 unless --firmware "
                        "names one; the others need --firmware. Writes dist/california-speed-"
-                       "VERSION-BOARD-cp%d.uf2 unless --out names a file."
-                       % (", ".join(BOARDS), CIRCUITPY_MAJOR))
+                       "VERSION-BOARD-cp%d.uf2 (-BOARD-matrix-cp%d.uf2 with --keys matrix) "
+                       "unless --out names a file."
+                       % (", ".join(BOARDS), CIRCUITPY_MAJOR, CIRCUITPY_MAJOR))
     ap.add_argument("--board", choices=sorted(BOARDS), default="raspberry_pi_pico",
                     help="the board (default raspberry_pi_pico)")
     ap.add_argument("--firmware", metavar="UF2",
                     help="CircuitPython %d's .uf2 for that board" % CIRCUITPY_MAJOR)
     ap.add_argument("--version", metavar="TEXT", type=version_text,
                     help="the version the firmware says (default: from git)")
+    ap.add_argument("--keys", choices=BUILDS, default=BUILDS[0],
+                    help="the key build: direct (a pin per key; the default) or matrix (a 4 x 6 "
+                         "diode matrix, Long Speed): its settings.toml's CS_KEYS")
     ap.add_argument("--out", metavar="FILE", type=output_file,
                     help="where to write the UF2 (default in dist/)")
     return ap
@@ -362,16 +371,18 @@ def main(argv=None):
     if args.firmware is not None and not os.path.isfile(args.firmware):
         fail("make uf2", "--firmware %s: no such file" % args.firmware)
     version = args.version or boardcode.version()
-    out = args.out or default_name(args.board, version)
+    out = args.out or default_name(args.board, version, args.keys)
+    settings = None if args.keys == BUILDS[0] else {"CS_KEYS": args.keys}
     try:
-        build(out, args.board, args.firmware, version,
+        build(out, args.board, args.firmware, version, settings=settings,
               say=lambda text: print(text, file=sys.stderr))
     except (UF2Error, ValueError) as e:  # (ValueError: a SOURCE_DATE_EPOCH that is no time)
         fail("make uf2", str(e))
     runs = touched(out)
-    print("wrote %s: %d blocks (%d KB) for the %s; flash %s; the nvm sector is not touched"
-          % (out, len(blocks(out)), os.path.getsize(out) // 1024, BOARDS[args.board],
-             ", ".join("0x%x..0x%x" % (XIP_BASE + a, XIP_BASE + b - 1) for a, b in runs)))
+    print("wrote %s: %d blocks (%d KB) for the %s, %s build; flash %s; the nvm sector is not "
+          "touched" % (out, len(blocks(out)), os.path.getsize(out) // 1024, BOARDS[args.board],
+                       args.keys, ", ".join("0x%x..0x%x" % (XIP_BASE + a, XIP_BASE + b - 1)
+                                            for a, b in runs)))
     return 0
 
 

@@ -3,7 +3,10 @@
 // Driven by tools/chip.py (tools/chipjs/run.mjs): a JSON job in (argv[2]), JSON lines out on stdout:
 //   {"k":"con","t":ns,"s":text}                  console (USB CDC) output
 //   {"k":"i2c","t":ns,"end":ns,"a":addr,"ack":0|1,"d":hex}  one I2C write, start to stop
-//   {"k":"key","t":ns,"pin":n,"down":0|1}          a button edge as the chip sees it
+//   {"k":"key","t":ns,"pin":n,"down":0|1}          a button edge as the chip sees it (on the
+//        matrix build a key's pin is [row pin, column pin], the wires it joins)
+//   {"k":"read","t":ns,"key":n,"down":0|1}         the matrix build: a key's reading changed
+//        as the keypad's scan read the GPIO inputs (key = row * columns + column)
 //   {"k":"pwm","t":ns,"hz":f,"duty":d}             the piezo's PWM slice changed
 //   {"k":"t0","t":ns}                              the first full frame is on the glass
 //   {"k":"feed","t":[ns,...]}                      watchdog feeds (one per main-loop pass)
@@ -16,6 +19,7 @@
 import fs from 'node:fs';
 import { RP2040, USBCDC, GPIOPinState } from 'rp2040js';
 import { FLASH_BYTES, FlashChip, applyErase, wire } from './flash.mjs';
+import { Matrix } from './matrix.mjs';
 
 const job = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
@@ -50,12 +54,15 @@ if (job.nvm) mcu.flash.set(fs.readFileSync(job.nvm), 0x100000 - 4096);
 // The first read of the GPIO inputs (SIO GPIO_IN) after a key's edge is the keypad's scan
 // that sees it: {"k":"scan","t":ns,"pin":n} (a scan runs from a timer interrupt: while the
 // flash is programmed or erased, interrupts are off and none runs).
+// On the matrix build each read of the inputs also tells what the scan sees (matrix.read).
 const sioRead = mcu.sio.readUint32.bind(mcu.sio);
 const unseen = [];
+let matrix = null;
 mcu.sio.readUint32 = (offset) => {
   if (offset === 0x004 && unseen.length) {
     for (const pin of unseen.splice(0)) out({ k: 'scan', t: clock.nanos, pin });
   }
+  if (offset === 0x004 && matrix) matrix.read();
   return offset === 0x008 ? sioRead(offset) | 2 : sioRead(offset);
 };
 const clock = mcu.clock;
@@ -82,6 +89,11 @@ if (cdc) cdc.onSerialData = (buf) => {
 
 // ---- buttons: released pins read high (the board's pull-ups), pressed low
 for (const pin of job.keys) mcu.gpio[pin].setInputValue(true);
+// ---- the matrix build's 24 keys: diodes between row and column pins (matrix.mjs)
+if (job.matrix) {
+  matrix = new Matrix(mcu, job.matrix, (key, down) => out({ k: 'read', t: clock.nanos, key,
+                                                             down: down ? 1 : 0 }));
+}
 
 // ---- the I2C wires: open drain with pull-ups, for CircuitPython's bit-banged probes
 const SDA = job.sda, SCL = job.scl;
@@ -213,7 +225,8 @@ wd.onWatchdogTrigger = () => { out({ k: 'con', t: clock.nanos, s: '[chip] watchd
 function schedule() {
   for (const [ms, pin, down] of job.events) {
     clock.createAlarm(() => {
-      mcu.gpio[pin].setInputValue(!down);
+      if (Array.isArray(pin)) matrix.press(pin[0], pin[1], down);  // [row pin, column pin]
+      else mcu.gpio[pin].setInputValue(!down);
       out({ k: 'key', t: clock.nanos, pin, down });
       unseen.push(pin);
     }).schedule(ms * MS);
