@@ -143,11 +143,8 @@ def _make_keys() -> "tuple[keypad.Keys | keypad.KeyMatrix, keypad.Keys | None]":
     if _matrix is None:
         return keypad.Keys(_key_pins, value_when_pressed=False, pull=True, interval=interval,
                            max_events=64, debounce_threshold=DEBOUNCE_SCANS), None
-    rows, columns, menu = _matrix
-    return (keypad.KeyMatrix(rows, columns, columns_to_anodes=True, interval=interval,
-                             max_events=64, debounce_threshold=DEBOUNCE_SCANS),
-            keypad.Keys((menu,), value_when_pressed=False, pull=True, interval=interval,
-                        max_events=8, debounce_threshold=DEBOUNCE_SCANS))
+    from hardware.matrix import scanners
+    return scanners(_matrix, interval)
 
 
 def init(**_options: object) -> "Target":
@@ -162,8 +159,8 @@ def init(**_options: object) -> "Target":
         cfg.pop(name)
     info.update(cfg)
     if cfg["CS_KEYS"] == "matrix":
-        rows, columns = config.matrix_pins(cfg)
-        _matrix = ([_pin(n) for n in rows], [_pin(n) for n in columns], _pin(cfg["CS_MENU"]))
+        from hardware.matrix import pins
+        _matrix = pins(cfg)
         keymap = MATRIX_KEYMAP
     else:
         _key_pins = [_pin(n) for n in config.key_pins(cfg)]
