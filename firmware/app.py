@@ -72,7 +72,7 @@ class App:
         # and what only reading it needs goes, leaving its room in one piece.
         self.kit = Kit()
         self.sound = sound.Sound(hw.buzzer)
-        self.settings = Settings(hw.info.get("CS_LANGUAGE", "en"))
+        self.settings = Settings(hw.info.get("CS_LANGUAGE", "en"), hw.info.get("CS_KEYS"))
         self.stats = Stats()
         self.table = Table(self.kit)
         self.match = Match(self.table, self.sound, self.stats)

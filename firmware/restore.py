@@ -16,10 +16,16 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
 def restore(saves: "Saves") -> None:
     """Load saves.settings and saves.stats from saves.log; say on the console what was
     wrong."""
-    _kind(saves, SETTINGS_KIND, "settings", saves.settings, decode_settings, _setting)
+    settings = saves.settings
+    _kind(saves, SETTINGS_KIND, "settings", settings, decode_settings, _setting)
     _kind(saves, STATS_KIND, "statistics", saves.stats, decode_stats, _game)
-    for key in saves.settings.clamped:
+    for key in settings.clamped:
         saves.console("settings: saved %s is out of range; using its default" % key)
+    i = settings_mod.KEYS.index("piles")  # a saved PILES this build cannot press (6, read
+    if settings.index[i] >= len(settings.piles):  # on the direct build): its default
+        saves.console('settings: PILES %d needs the matrix build (CS_KEYS = "matrix"); '
+                      "playing %d" % (settings.value("piles"), settings.piles[0]))
+        settings.index[i] = 0
 
 
 def _kind(saves: "Saves", kind: int, what: str, saved: "Settings | Stats",

@@ -263,7 +263,7 @@ def test_docs_rules_section_12_names_every_departure_from_the_printed_game():
 def _settings_page(code):
     """Every line the SETTINGS page shows in a language, as each setting is stepped through
     all its choices (RIGHT) and so back to its own: the chosen line, as read off the glass."""
-    h = Hand(lang=code)
+    h = Hand(lang=code, settings={"CS_KEYS": "matrix"})  # (every PILES: 6 besides)
     h.run_until(BOOTED)
     h.taps("A1", "A1", "A1", "A3")  # DOWN three times: SETTINGS; RIGHT opens it
     assert h.screen == "settings"
