@@ -191,9 +191,9 @@ class App:
         elif action == _SELF_TEST:
             gc.collect()  # room to load it (to compile it, when the board has it as .py)
             from firmware.selftest import SelfTest  # its code is in the heap while it is open
-            self.selftest = SelfTest(self.kit, self.table.bg)
+            self.selftest = SelfTest(self.kit, self.table.bg, self.hw, self.filter)
             self._show(self.selftest, 0)
-            self.selftest.enter(now, self.hw, self.sound)
+            self.selftest.enter(now, self.sound)
         elif action == _HOW_TO_PLAY:  # on the menu page, facing whoever chose it
             gc.collect()  # room to load its code
             from firmware.howto import HowTo

@@ -71,6 +71,8 @@ FAR = "FAR"
 KEY = "KEY %d"  # a key the key map does not know
 DOWN = "DOWN"  # pressed
 UP = "UP"  # released
+GHOST = "GHOST KEY: SEE SERIAL"  # a key a diode should have stopped: the line below
+# names the two it may be, the serial console where their diodes are
 
 # The error screen: what happened goes between the first line and the other two.
 ERROR = ("SORRY - IT STOPPED", "DETAILS: SERIAL PORT", "ANY KEY: RESTART")

@@ -63,6 +63,7 @@ FAR = "LOIN"
 KEY = "TOUCHE %d"
 DOWN = "APPUYÉE"  # une touche
 UP = "LÂCHÉE"
+GHOST = "FANTÔME : VOIR SÉRIE"
 
 # L'écran d'erreur.
 ERROR = ("OUPS - ARRÊT", "DÉTAILS : PORT SÉRIE", "TOUCHE : REDÉMARRER")

@@ -1,5 +1,13 @@
 """Self-test for builders: a test pattern, a buzzer sweep, then every key drawn where it sits
-on the box (filled while pressed), with the firmware, free memory and I2C facts.
+on the box (filled while pressed): the direct build's 17 or the matrix build's 25, with the
+firmware, free memory and I2C facts.
+
+It names a key the key filter found stuck (down at power-up, or for seconds: KEY HELD), and
+on the matrix build a ghost: a key reported that a diode should have stopped. Which of two
+presses of one scan is the ghost the firmware cannot know; it can know that they are one:
+with two keys already held they make the four corners of a rectangle of the matrix (two rows
+by two columns), and a diode in it is missing or reversed. The glass names both, the console
+the rectangle.
 
 Opened by holding MENU at power-up or from the main menu; holding MENU (_LONG) leaves it.
 """
@@ -11,11 +19,9 @@ import displayio
 from engine.ticks import ticks_add, ticks_diff
 from firmware import lang, sound
 from firmware.ui import W, H, LINE_CHARS, TextLine, outline
-from hardware.keymap import (BACK, KEY_COUNT, ROLE_NONE, is_far, nav_of, place_of,
+from hardware.keymap import (BACK, KEYMAP, ROLE_NONE, is_far, key_bit, nav_of, place_of,
                              player_of, role_of)
-from hardware.seats import KEYS_A_ROW, column
-
-_ROW_KEYS = KEYS_A_ROW[0]
+from hardware.seats import KEYS_A_ROW, build_of, column
 
 try:
     from micropython import const
@@ -23,7 +29,7 @@ except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
-    from firmware.keyfilter import Meaning
+    from firmware.keyfilter import KeyFilter, Meaning
     from firmware.ui import Kit
     from hardware.contract import Target
 
@@ -35,32 +41,35 @@ _PRESS = const(1)
 _RELEASE = const(2)
 _BOUNCE = const(3)
 _LONG = const(5)
+_NOTE = const(8)
 
 _BOX_W = 12
 _BOX_H = 6
 _GAP = 4
-_LEFT = (W - _ROW_KEYS * _BOX_W - (_ROW_KEYS - 1) * _GAP) // 2
 # Rows of boxes from the top of the box (B's end) to the bottom (A's end).
 _ROW_Y = {"B near": 17, "B far": 25, "A far": 39, "A near": 47}
 _PATTERN_MS = 1200
+_ROWS = const(4)  # the matrix build's: key number = row x _COLUMNS + column
+_COLUMNS = const(6)
 
 
-def key_box(key: int) -> tuple[int, int]:
-    """(x, y) of a key's box in the picture: where the button sits on the handheld."""
-    role = role_of(key)
+def key_box(key: int, keymap: bytes = KEYMAP, n: int = KEYS_A_ROW[0]) -> tuple[int, int]:
+    """(x, y) of a key's box in the picture, n keys a row: where the button sits on the
+    handheld."""
+    role = role_of(key, keymap)
     if nav_of(role) == BACK:  # MENU, on the side
         return W - _BOX_W - 2, 32
     player = player_of(role)
     row = ("B far" if is_far(role) else "B near") if player else \
         ("A far" if is_far(role) else "A near")
-    i = column(player, place_of(role), _ROW_KEYS)
-    return _LEFT + i * (_BOX_W + _GAP), _ROW_Y[row]
+    i = column(player, place_of(role), n)
+    return (W - n * _BOX_W - (n - 1) * _GAP) // 2 + i * (_BOX_W + _GAP), _ROW_Y[row]
 
 
-def describe(key: int) -> str:
+def describe(key: int, keymap: bytes = KEYMAP) -> str:
     """'A NEAR 1', 'B FAR 4', 'MENU' or 'KEY 20' (1-based from the player's left), in
     the chosen language."""
-    role = role_of(key)
+    role = role_of(key, keymap)
     w = lang.words
     if nav_of(role) == BACK:
         return "MENU"
@@ -70,13 +79,37 @@ def describe(key: int) -> str:
                          place_of(role) + 1)
 
 
+def rectangle(held: int, j: int, k: int) -> "tuple[int, int, int, int] | None":
+    """The matrix's rectangle whose corners are keys j and k and two keys held (bits of
+    held): (row, row, column, column), or None."""
+    rj, cj = j // _COLUMNS, j % _COLUMNS  # (pairs: a tuple of four is built on the heap)
+    rk, ck = k // _COLUMNS, k % _COLUMNS
+    if rj != rk and cj != ck:  # opposite corners: the other two are fixed
+        if held >> (rj * _COLUMNS + ck) & held >> (rk * _COLUMNS + cj) & 1:
+            return min(rj, rk), max(rj, rk), min(cj, ck), max(cj, ck)
+    elif rj == rk:  # one row: another row with both columns held
+        for r in range(_ROWS):
+            if r != rj and held >> (r * _COLUMNS + cj) & held >> (r * _COLUMNS + ck) & 1:
+                return min(r, rj), max(r, rj), min(cj, ck), max(cj, ck)
+    else:  # one column: another column in both rows
+        for c in range(_COLUMNS):
+            if c != cj and held >> (rj * _COLUMNS + c) & held >> (rk * _COLUMNS + c) & 1:
+                return min(rj, rk), max(rj, rk), min(c, cj), max(c, cj)
+    return None
+
+
 class SelfTest:
     """The self-test screen."""
 
-    def __init__(self, kit: "Kit", picture: displayio.Bitmap) -> None:
+    def __init__(self, kit: "Kit", picture: displayio.Bitmap, hw: "Target",
+                 keys: "KeyFilter") -> None:
         """picture: a W x H bitmap to draw on, borrowed (the play screen's background:
-        every match draws that afresh), so opening the self-test needs no 1 KB block."""
+        every match draws that afresh), so opening the self-test needs no 1 KB block.
+        keys: the key filter, for the board's key map and the keys down or stuck."""
         self.kit = kit
+        self.hw = hw
+        self.keys = keys
+        self.keymap = keys.keymap
         self.group = displayio.Group()
         self.picture = picture  # the test pattern first, then the keys
         self.group.append(kit.grid(self.picture, W, H))
@@ -86,9 +119,13 @@ class SelfTest:
             self.group.append(line.grid)
         self.pattern = False  # the test pattern is showing
         self.pattern_until = 0
-        self.down = bytearray(KEY_COUNT)
+        self.n = KEYS_A_ROW[build_of(hw.info.get("CS_KEYS"))]  # keys a row
+        self.down = 0  # bit per key number: drawn pressed
+        self.stuck = 0  # bit per key number: named stuck
+        self.timestamp = 0  # the scan of the last press, and the presses it reported
+        self.pressed = 0
 
-    def enter(self, now: int, hw: "Target", snd: sound.Sound) -> None:
+    def enter(self, now: int, snd: sound.Sound) -> None:
         """Start: the test pattern and the buzzer sweep first, then the key picture."""
         picture = self.picture  # (by linear index: an (x, y) index is a tuple of garbage)
         for y in range(H):
@@ -97,7 +134,8 @@ class SelfTest:
         mem = gc.mem_free() // 1024 if hasattr(gc, "mem_free") else -1
         impl = sys.implementation
         version = ".".join([str(v) for v in impl.version[:3]])
-        info = hw.info
+        info = self.hw.info
+        self.down = self.keys.held  # (a key down at power-up is held, and stuck)
         w = lang.words
         self.lines[0].center(w.SELFTEST)
         self.lines[1].center(w.SELFTEST_INFO % (
@@ -106,6 +144,7 @@ class SelfTest:
         from firmware.version import VERSION  # (the drive's: the build's tag or commit)
         self.lines[2].center("%s  %s %s" % (VERSION, "CP" if impl.name == "circuitpython"
                                             else impl.name.upper(), version))
+        self._name_stuck()
         self._show_lines(False)
         self.pattern = True
         self.pattern_until = ticks_add(now, _PATTERN_MS)
@@ -114,25 +153,81 @@ class SelfTest:
 
     def key(self, m: "Meaning", t: int) -> int:
         """A key changed: fill or clear its box and name it (a bounce is the key still
-        down); MENU held long asks for the main menu."""
+        down; a stuck key is named so; a ghost names both keys it may be); MENU held long
+        asks for the main menu."""
         what = m.what
         if what == _LONG:
             return _TO_MENU
+        if what == _NOTE and m.note == lang.words.KEY_HELD:
+            self._name_stuck()
         if what != _PRESS and what != _BOUNCE and what != _RELEASE:
             return _NOTHING
         key, pressed = m.key, what != _RELEASE
-        if 0 <= key < KEY_COUNT:
-            self.down[key] = pressed
-            if not self.pattern:
-                self._fill(key)
+        if not 0 <= key < len(self.keymap):
+            return _NOTHING
+        bit = key_bit(key)
+        if pressed:
+            self.down |= bit
+        else:
+            self.down &= ~bit
+            self.stuck &= ~bit
+        if not self.pattern:
+            self._fill(key)
         w = lang.words
-        self.lines[2].center(describe(key) + " " + (w.DOWN if pressed else w.UP))
+        text = describe(key, self.keymap) + " " + (w.DOWN if pressed else w.UP)
+        if what == _PRESS and self.n == _COLUMNS and key < _ROWS * _COLUMNS:
+            text = self._ghost(key, t) or text
+        self.lines[2].center(text)
         self.kit.changes += 1
         return _NOTHING
 
+    def _ghost(self, k: int, t: int) -> "str | None":
+        """A press of the matrix at scan t: if it and another press of the same scan make
+        a rectangle with two keys held, one of the two is a ghost: the info line says so,
+        the console where; returns the two keys' names for the key line."""
+        same = self.pressed if t == self.timestamp else 0
+        self.timestamp = t
+        self.pressed = same | key_bit(k)
+        same &= self.down  # (still down)
+        box, j = None, 0
+        while same:
+            if same & 1:
+                box = rectangle(self.down, j, k)
+                if box is not None:
+                    break
+            same >>= 1
+            j += 1
+        if box is None:
+            return None
+        j, k = min(j, k), max(j, k)
+        keymap, info = self.keymap, self.hw.info
+        a, b = describe(j, keymap), describe(k, keymap)
+        rows = info["CS_MATRIX_ROWS"].split(",")  # (their pins: config.read gave them)
+        columns = info["CS_MATRIX_COLUMNS"].split(",")
+        self.hw.console("self-test: ghost: key %d (%s) or key %d (%s): a diode missing or "
+                        "reversed in that rectangle (rows %d and %d: %s and %s; columns %d "
+                        "and %d: %s and %s)" % (j, a, k, b, box[0], box[1], rows[box[0]],
+                                                 rows[box[1]], box[2], box[3],
+                                                 columns[box[2]], columns[box[3]]))
+        self.lines[1].center(lang.words.GHOST)
+        return a + " / " + b
+
+    def _name_stuck(self) -> None:
+        """Name a key the filter found stuck (down at power-up, or for seconds) that the
+        glass has not named yet."""
+        new = self.keys.stuck & ~self.stuck
+        if not new:
+            return
+        self.stuck |= new
+        key = 0
+        while not new >> key & 1:
+            key += 1
+        self.lines[2].center(describe(key, self.keymap) + " " + lang.words.KEY_HELD)
+        self.kit.changes += 1
+
     def _fill(self, key: int) -> None:
-        x, y = key_box(key)
-        v = 1 if self.down[key] else 0
+        x, y = key_box(key, self.keymap, self.n)
+        v = self.down >> key & 1
         for dy in range(1, _BOX_H - 1):
             at = (y + dy) * W + x
             for i in range(at + 1, at + _BOX_W - 1):
@@ -147,8 +242,8 @@ class SelfTest:
         if self.pattern and ticks_diff(now, self.pattern_until) >= 0:
             self.pattern = False
             self.picture.fill(0)
-            for key in range(KEY_COUNT):
-                x, y = key_box(key)
+            for key in range(len(self.keymap)):
+                x, y = key_box(key, self.keymap, self.n)
                 outline(self.picture, x, y, _BOX_W, _BOX_H)
                 self._fill(key)
             self._show_lines(True)

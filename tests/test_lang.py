@@ -108,9 +108,12 @@ def _strings(w):
     out.append(("hint", hint(w.BACK), LINE_CHARS - 1))  # the scroll arrow is in the last column
     out.append(("self-test", w.SELFTEST, LINE_CHARS))
     out.append(("self-test", w.SELFTEST_INFO % (0x3D, 1000, "999K"), LINE_CHARS))
-    for where in (w.NEAR, w.FAR):
-        for state in (w.DOWN, w.UP):
-            out.append(("self-test key", "B %s 4 %s" % (where, state), LINE_CHARS))
+    for where in (w.NEAR, w.FAR):  # (6 keys a row on the matrix build)
+        for state in (w.DOWN, w.UP, w.KEY_HELD):
+            out.append(("self-test key", "B %s 6 %s" % (where, state), LINE_CHARS))
+    out.append(("self-test", w.GHOST, LINE_CHARS))
+    longest = max(w.NEAR, w.FAR, key=len)  # the two keys a ghost may be
+    out.append(("self-test ghost", "B %s 6 / B %s 6" % (longest, longest), LINE_CHARS))
     out.append(("self-test key", w.KEY % 99 + " " + w.DOWN, LINE_CHARS))
     for line in w.ERROR:  # drawn with terminalio.FONT, in ASCII (firmware/crash.py)
         out.append(("error", crash.plain(line), crash._COLUMNS))
