@@ -43,14 +43,15 @@ _BOUNCE = const(3)
 _LONG = const(5)
 _NOTE = const(8)
 
-_BOX_W = 12
-_BOX_H = 6
-_GAP = 4
+_BOX_W = const(12)  # (constants: a module name the board keeps costs an interned name)
+_BOX_H = const(6)
+_GAP = const(4)
 # Rows of boxes from the top of the box (B's end) to the bottom (A's end).
 _ROW_Y = {"B near": 17, "B far": 25, "A far": 39, "A near": 47}
-_PATTERN_MS = 1200
+_PATTERN_MS = const(1200)
 _ROWS = const(4)  # the matrix build's: key number = row x _COLUMNS + column
 _COLUMNS = const(6)
+_SLASH = const(10)  # the key line's column between a ghost's two keys
 
 
 def key_box(key: int, keymap: bytes = KEYMAP, n: int = KEYS_A_ROW[0]) -> tuple[int, int]:
@@ -80,21 +81,18 @@ def describe(key: int, keymap: bytes = KEYMAP) -> str:
 
 
 def rectangle(held: int, j: int, k: int) -> "tuple[int, int, int, int] | None":
-    """The matrix's rectangle whose corners are keys j and k and two keys held (bits of
-    held): (row, row, column, column), or None."""
-    rj, cj = j // _COLUMNS, j % _COLUMNS  # (pairs: a tuple of four is built on the heap)
-    rk, ck = k // _COLUMNS, k % _COLUMNS
-    if rj != rk and cj != ck:  # opposite corners: the other two are fixed
-        if held >> (rj * _COLUMNS + ck) & held >> (rk * _COLUMNS + cj) & 1:
-            return min(rj, rk), max(rj, rk), min(cj, ck), max(cj, ck)
-    elif rj == rk:  # one row: another row with both columns held
-        for r in range(_ROWS):
-            if r != rj and held >> (r * _COLUMNS + cj) & held >> (r * _COLUMNS + ck) & 1:
-                return min(r, rj), max(r, rj), min(cj, ck), max(cj, ck)
-    else:  # one column: another column in both rows
+    """The matrix's rectangle whose corners are keys j and k and two other keys held
+    (held: a bit per key down, j and k among them): (row, row, column, column), or None."""
+    rj, cj = j // _COLUMNS, j % _COLUMNS
+    for r in range(_ROWS):
         for c in range(_COLUMNS):
-            if c != cj and held >> (rj * _COLUMNS + c) & held >> (rk * _COLUMNS + c) & 1:
-                return min(rj, rk), max(rj, rk), min(c, cj), max(c, cj)
+            a = k // _COLUMNS  # its other row: k's, or any if k is in j's row
+            a = r if a == rj else a
+            b = k % _COLUMNS  # its other column: the same
+            b = c if b == cj else b
+            if a != rj and b != cj and held >> (rj * _COLUMNS + b) & held >> (
+                    a * _COLUMNS + cj) & held >> (a * _COLUMNS + b) & 1:
+                return min(a, rj), max(a, rj), min(b, cj), max(b, cj)
     return None
 
 
@@ -173,18 +171,18 @@ class SelfTest:
             self.stuck &= ~bit
         if not self.pattern:
             self._fill(key)
-        w = lang.words
-        text = describe(key, self.keymap) + " " + (w.DOWN if pressed else w.UP)
-        if what == _PRESS and self.n == _COLUMNS and key < _ROWS * _COLUMNS:
-            text = self._ghost(key, t) or text
-        self.lines[2].center(text)
+        if not (what == _PRESS and self.n == _COLUMNS and key < _ROWS * _COLUMNS
+                and self._ghost(key, t)):
+            w = lang.words
+            self.lines[2].center(describe(key, self.keymap) + " " + (w.DOWN if pressed
+                                                                     else w.UP))
         self.kit.changes += 1
         return _NOTHING
 
-    def _ghost(self, k: int, t: int) -> "str | None":
+    def _ghost(self, k: int, t: int) -> bool:
         """A press of the matrix at scan t: if it and another press of the same scan make
         a rectangle with two keys held, one of the two is a ghost: the info line says so,
-        the console where; returns the two keys' names for the key line."""
+        the key line names both, the console says where; True then."""
         same = self.pressed if t == self.timestamp else 0
         self.timestamp = t
         self.pressed = same | key_bit(k)
@@ -198,19 +196,19 @@ class SelfTest:
             same >>= 1
             j += 1
         if box is None:
-            return None
+            return False
         j, k = min(j, k), max(j, k)
-        keymap, info = self.keymap, self.hw.info
-        a, b = describe(j, keymap), describe(k, keymap)
-        rows = info["CS_MATRIX_ROWS"].split(",")  # (their pins: config.read gave them)
-        columns = info["CS_MATRIX_COLUMNS"].split(",")
+        a, b = describe(j, self.keymap), describe(k, self.keymap)
         self.hw.console("self-test: ghost: key %d (%s) or key %d (%s): a diode missing or "
-                        "reversed in that rectangle (rows %d and %d: %s and %s; columns %d "
-                        "and %d: %s and %s)" % (j, a, k, b, box[0], box[1], rows[box[0]],
-                                                 rows[box[1]], box[2], box[3],
-                                                 columns[box[2]], columns[box[3]]))
+                        "reversed in that rectangle (rows %d and %d, columns %d and %d)"
+                        % (j, a, k, b, box[0], box[1], box[2], box[3]))
         self.lines[1].center(lang.words.GHOST)
-        return a + " / " + b
+        line = self.lines[2]  # "A FAR 2 / B NEAR 5", about the slash
+        line.fill(0, LINE_CHARS)
+        line.put(_SLASH - 1 - len(a), a)
+        line.fill(_SLASH, _SLASH + 1, 47)  # "/"
+        line.put(_SLASH + 2, b)
+        return True
 
     def _name_stuck(self) -> None:
         """Name a key the filter found stuck (down at power-up, or for seconds) that the

@@ -65,14 +65,14 @@ _TOP = const(104)  # the scale's end: 500 ms (100 steps) and 8 cards (4 more)
 class Settings:
     """The chosen index of every setting; value(key) gives what it means."""
 
-    def __init__(self, language: str = "en", keys: "str | None" = "direct") -> None:
+    def __init__(self, language: str = "en", keys: "str | None" = None) -> None:
         """language: the LANGUAGE until one is chosen (settings.toml's CS_LANGUAGE); keys:
-        the build (settings.toml's CS_KEYS), which says the PILES it offers."""
+        the build (settings.toml's CS_KEYS; the direct build by default), which says the
+        PILES it offers."""
         self.piles = _BY_BUILD[build_of(keys)]  # the piles a row this build offers
         self.preset = lang.CODES.index(language) if language in lang.CODES else 0
         self.language_chosen = False  # on the handheld (else the preset is spoken)
         self.index = bytearray(len(FIELDS))
-        self.clamped = []  # type: list[str]  # keys whose stored value was out of range (reset to default)
         self.streak = 0  # AUTO HANDICAP: matches won in a row, by A (> 0) or by B (< 0)
         self.reset()
         self.mark()
@@ -99,7 +99,6 @@ class Settings:
             self.index[i] = default
         self.index[_LANGUAGE] = self.preset
         self.language_chosen = False
-        self.clamped = []
 
     def value(self, key: str) -> int:
         """The setting's value (e.g. 400 for lockout)."""

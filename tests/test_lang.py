@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from firmware import crash, glyphs, lang, lang_en, settings as settings_mod
+from firmware import crash, glyphs, lang, lang_en, selftest, settings as settings_mod
 from firmware.menu import ROWS, hint
 from firmware.ui import LINE_CHARS
 from handheld import BOOTED, Hand
@@ -113,7 +113,7 @@ def _strings(w):
             out.append(("self-test key", "B %s 6 %s" % (where, state), LINE_CHARS))
     out.append(("self-test", w.GHOST, LINE_CHARS))
     longest = max(w.NEAR, w.FAR, key=len)  # the two keys a ghost may be
-    out.append(("self-test ghost", "B %s 6 / B %s 6" % (longest, longest), LINE_CHARS))
+    out.append(("self-test ghost key", "B %s 6" % longest, selftest._SLASH - 1))  # a side
     out.append(("self-test key", w.KEY % 99 + " " + w.DOWN, LINE_CHARS))
     for line in w.ERROR:  # drawn with terminalio.FONT, in ASCII (firmware/crash.py)
         out.append(("error", crash.plain(line), crash._COLUMNS))
