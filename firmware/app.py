@@ -72,7 +72,7 @@ class App:
         # and what only reading it needs goes, leaving its room in one piece.
         self.kit = Kit()
         self.sound = sound.Sound(hw.buzzer)
-        self.settings = Settings(hw.info.get("CS_LANGUAGE", "en"))
+        self.settings = Settings(hw.info.get("CS_LANGUAGE", "en"), hw.info.get("CS_KEYS"))
         self.stats = Stats()
         self.table = Table(self.kit)
         self.match = Match(self.table, self.sound, self.stats)
@@ -191,9 +191,9 @@ class App:
         elif action == _SELF_TEST:
             gc.collect()  # room to load it (to compile it, when the board has it as .py)
             from firmware.selftest import SelfTest  # its code is in the heap while it is open
-            self.selftest = SelfTest(self.kit, self.table.bg)
+            self.selftest = SelfTest(self.kit, self.table.bg, self.hw, self.filter)
             self._show(self.selftest, 0)
-            self.selftest.enter(now, self.hw, self.sound)
+            self.selftest.enter(now, self.sound)
         elif action == _HOW_TO_PLAY:  # on the menu page, facing whoever chose it
             gc.collect()  # room to load its code
             from firmware.howto import HowTo

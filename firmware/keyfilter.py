@@ -138,7 +138,7 @@ class KeyFilter:
             if not menu:  # until released
                 from firmware.selftest import describe
                 self.console("key %d (%s) was down at power-up; ignored until released"
-                             % (key, describe(key)))
+                             % (key, describe(key, self.keymap)))
             return False
         if self.stuck & bit:
             return False

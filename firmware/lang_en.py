@@ -42,7 +42,7 @@ BACK = "MENU:BACK"  # the hint at the foot of a page, after the arrows
 # SETTINGS: each setting's label and its choices, in firmware/settings.py's order.
 FIELDS = (
     ("MATCH", ("1 GAME", "FIRST TO 2", "FIRST TO 3", "FIRST TO 4", "FIRST TO 5")),
-    ("PILES", ("4 A ROW", "3 A ROW")),
+    ("PILES", ("4 A ROW", "3 A ROW", "6 A ROW")),
     ("LOCKOUT", ("400 MS", "200 MS", "800 MS", "OFF")),
     ("MATCH BY", ("RANK", "SUIT", "RANK/SUIT")),
     ("DOUBLES", ("OFF", "ON")),
@@ -71,6 +71,8 @@ FAR = "FAR"
 KEY = "KEY %d"  # a key the key map does not know
 DOWN = "DOWN"  # pressed
 UP = "UP"  # released
+GHOST = "GHOST KEY: SEE SERIAL"  # a key a diode should have stopped: the line below
+# names the two it may be, the serial console where their diodes are
 
 # The error screen: what happened goes between the first line and the other two.
 ERROR = ("SORRY - IT STOPPED", "DETAILS: SERIAL PORT", "ANY KEY: RESTART")

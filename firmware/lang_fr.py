@@ -34,7 +34,7 @@ BACK = "MENU:RETOUR"
 # RÉGLAGES, dans l'ordre de firmware/settings.py.
 FIELDS = (
     ("MATCH", ("1 PARTIE", "2 VICTOIRES", "3 VICTOIRES", "4 VICTOIRES", "5 VICTOIRES")),
-    ("PILES", ("4 PAR RANGÉE", "3 PAR RANGÉE")),
+    ("PILES", ("4 PAR RANGÉE", "3 PAR RANGÉE", "6 PAR RANGÉE")),
     ("PÉNALITÉ", ("400 MS", "200 MS", "800 MS", "AUCUNE")),
     ("PAIRE PAR", ("VALEUR", "COULEUR", "VAL./COUL.")),
     ("DOUBLES", ("NON", "OUI")),
@@ -63,6 +63,7 @@ FAR = "LOIN"
 KEY = "TOUCHE %d"
 DOWN = "APPUYÉE"  # une touche
 UP = "LÂCHÉE"
+GHOST = "FANTÔME : VOIR SÉRIE"
 
 # L'écran d'erreur.
 ERROR = ("OUPS - ARRÊT", "DÉTAILS : PORT SÉRIE", "TOUCHE : REDÉMARRER")

@@ -34,7 +34,7 @@ BACK = "MENU:VOLTAR"
 # AJUSTES, na ordem de firmware/settings.py.
 FIELDS = (
     ("PARTIDA", ("1 JOGO", "2 VITÓRIAS", "3 VITÓRIAS", "4 VITÓRIAS", "5 VITÓRIAS")),
-    ("PILHAS", ("4 POR FILEIRA", "3 POR FILEIRA")),
+    ("PILHAS", ("4 POR FILEIRA", "3 POR FILEIRA", "6 POR FILEIRA")),
     ("PUNIÇÃO", ("400 MS", "200 MS", "800 MS", "NENHUMA")),
     ("PAR POR", ("VALOR", "NAIPE", "VALOR/NAIPE")),
     ("PAR NA PILHA", ("NÃO", "SIM")),
@@ -63,6 +63,7 @@ FAR = "LONGE"
 KEY = "TECLA %d"
 DOWN = "APERTADA"  # uma tecla
 UP = "SOLTA"
+GHOST = "FANTASMA: VER SERIAL"
 
 # A tela de erro.
 ERROR = ("DESCULPE - PAROU", "DETALHES: SERIAL", "TECLA: REINICIAR")

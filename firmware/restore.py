@@ -13,13 +13,23 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from firmware.stats import Stats
 
 
+clamped = []  # type: list[str]  # the settings decode_settings found out of range
+
+
 def restore(saves: "Saves") -> None:
     """Load saves.settings and saves.stats from saves.log; say on the console what was
     wrong."""
-    _kind(saves, SETTINGS_KIND, "settings", saves.settings, decode_settings, _setting)
+    settings = saves.settings
+    clamped.clear()
+    _kind(saves, SETTINGS_KIND, "settings", settings, decode_settings, _setting)
     _kind(saves, STATS_KIND, "statistics", saves.stats, decode_stats, _game)
-    for key in saves.settings.clamped:
+    for key in clamped:
         saves.console("settings: saved %s is out of range; using its default" % key)
+    i = settings_mod.KEYS.index("piles")  # a saved PILES this build cannot press (6, read
+    if settings.index[i] >= len(settings.piles):  # on the direct build): its default
+        saves.console('settings: PILES %d needs the matrix build (CS_KEYS = "matrix"); '
+                      "playing %d" % (settings.value("piles"), settings.piles[0]))
+        settings.index[i] = 0
 
 
 def _kind(saves: "Saves", kind: int, what: str, saved: "Settings | Stats",
@@ -43,7 +53,7 @@ def _kind(saves: "Saves", kind: int, what: str, saved: "Settings | Stats",
 
 def decode_settings(settings: "Settings", payload: bytes) -> bool:
     """Load a SETTINGS record; an unknown version leaves the defaults (False), a bad index
-    takes its default and is listed in settings.clamped."""
+    takes its default and is listed in clamped."""
     fields = settings_mod.FIELDS
     settings.reset()
     if not payload or payload[0] != settings_mod._VERSION:
@@ -55,7 +65,7 @@ def decode_settings(settings: "Settings", payload: bytes) -> bool:
             settings.index[i] = v
             settings.language_chosen |= i == settings_mod._LANGUAGE
         elif v != settings_mod.PRESET or i != settings_mod._LANGUAGE:
-            settings.clamped.append(settings_mod.KEYS[i])
+            clamped.append(settings_mod.KEYS[i])
     return True
 
 

@@ -8,6 +8,11 @@ the SETTINGS tally: a change saves an entry, (setting number, index), and a
 compaction folds them into a new base. A record from before a setting was added has no
 index for it: that setting takes its default.
 
+PILES offers what the build can press (hardware/seats.py, PILE_CHOICES): 4 and 3 on the
+direct build, and 6 besides on the matrix build. Its choices here are the matrix build's,
+whose first ones are the direct build's, so an index means the same on either build; a
+saved 6 read on the direct build plays 4 (firmware/restore.py says so on the console).
+
 HANDICAP is one line on the page over two settings, handicap_ms and handicap (cards), on
 one scale (docs/RULES.md, 10): EVEN; then the stronger seat's presses held 5 ms more a
 step, to 500 ms; then 2 cards more a step, to 8. Steps of 5 ms: the sim's win rate moves
@@ -16,9 +21,7 @@ step, to 500 ms; then 2 cards more a step, to 8. Steps of 5 ms: the sim's win ra
 """
 from engine import Rules
 from firmware import lang
-from hardware.seats import PILE_CHOICES as _BY_BUILD
-
-_PILES_OFFERED = _BY_BUILD[0]
+from hardware.seats import PILE_CHOICES as _BY_BUILD, build_of
 
 try:
     from micropython import const
@@ -33,7 +36,7 @@ PRESET = 255  # the record's LANGUAGE until one is chosen: settings.toml's CS_LA
 # language: FIELDS in firmware/lang_en.py (and the others), in this order.
 FIELDS = (
     ("wins", (1, 2, 3, 4, 5), 1),
-    ("piles", _PILES_OFFERED, 0),
+    ("piles", _BY_BUILD[1], 0),  # every build's choices (Settings.piles: this build's)
     ("lockout", (400, 200, 800, 0), 0),
     ("match_by", (0, 1, 2), 0),
     ("doubles", (0, 1), 0),
@@ -52,6 +55,7 @@ FIELDS = (
     ("handicap_ms", range(-500, 501, 5), 100),
 )
 KEYS = tuple(key for key, _choices, _default in FIELDS)
+_PILES = const(1)  # KEYS.index("piles")
 _HANDICAP = const(12)  # KEYS.index("handicap")
 _LANGUAGE = KEYS.index("language")
 _MS = const(15)  # KEYS.index("handicap_ms")
@@ -61,12 +65,14 @@ _TOP = const(104)  # the scale's end: 500 ms (100 steps) and 8 cards (4 more)
 class Settings:
     """The chosen index of every setting; value(key) gives what it means."""
 
-    def __init__(self, language: str = "en") -> None:
-        """language: the LANGUAGE until one is chosen (settings.toml's CS_LANGUAGE)."""
+    def __init__(self, language: str = "en", keys: "str | None" = None) -> None:
+        """language: the LANGUAGE until one is chosen (settings.toml's CS_LANGUAGE); keys:
+        the build (settings.toml's CS_KEYS; the direct build by default), which says the
+        PILES it offers."""
+        self.piles = _BY_BUILD[build_of(keys)]  # the piles a row this build offers
         self.preset = lang.CODES.index(language) if language in lang.CODES else 0
         self.language_chosen = False  # on the handheld (else the preset is spoken)
         self.index = bytearray(len(FIELDS))
-        self.clamped = []  # type: list[str]  # keys whose stored value was out of range (reset to default)
         self.streak = 0  # AUTO HANDICAP: matches won in a row, by A (> 0) or by B (< 0)
         self.reset()
         self.mark()
@@ -93,7 +99,6 @@ class Settings:
             self.index[i] = default
         self.index[_LANGUAGE] = self.preset
         self.language_chosen = False
-        self.clamped = []
 
     def value(self, key: str) -> int:
         """The setting's value (e.g. 400 for lockout)."""
@@ -127,7 +132,7 @@ class Settings:
         """Choose one of a setting's values, as its page would (ValueError if it is not)."""
         i = KEYS.index(key)
         _key, choices, _default = FIELDS[i]
-        self.index[i] = list(choices).index(value)
+        self.index[i] = list(self.piles if i == _PILES else choices).index(value)
         self.language_chosen |= i == _LANGUAGE
 
     def step(self, i: int, delta: int) -> None:
@@ -140,7 +145,8 @@ class Settings:
             self.index[_HANDICAP] = 4 + (0 if not far else (k - 100 if k > 0 else k + 100))
             return
         _key, choices, _default = FIELDS[i]
-        self.index[i] = (self.index[i] + delta) % len(choices)
+        n = len(self.piles) if i == _PILES else len(choices)
+        self.index[i] = (self.index[i] + delta) % n
         self.language_chosen |= i == _LANGUAGE
 
     def _scale(self) -> int:

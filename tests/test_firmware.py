@@ -363,3 +363,66 @@ def test_keys_are_not_taken_as_held_at_power_up_days_later():
     h.run(150)
     assert h.screen == "play"
     assert not [ln for ln in h.console if "down at power-up" in ln]
+
+
+# ---- PILES by build (issue 25): what the keys can press ----
+
+_MATRIX = {"CS_KEYS": "matrix"}  # settings.toml of a matrix build (6 keys a row)
+
+
+def _piles_offered(h):
+    """The PILES line's values, stepped with RIGHT from its default back round to it."""
+    h.choose("SETTINGS")
+    h.set("PILES", "4 A ROW")
+    shown = ["4 A ROW"]
+    for _ in range(4):
+        h.tap("A3")
+        if h.arrowed()[1] == "4 A ROW":
+            return shown
+        shown.append(h.arrowed()[1])
+    raise AssertionError("PILES does not come round: %r" % shown)
+
+
+def test_the_settings_offer_the_piles_the_build_can_press():
+    assert _piles_offered(_hand()) == ["4 A ROW", "3 A ROW"]  # direct: 4 keys a row
+    assert _piles_offered(_hand(settings=_MATRIX)) == ["4 A ROW", "3 A ROW", "6 A ROW"]
+
+
+def test_a_saved_6_read_on_a_direct_build_plays_4_says_so_once_and_keeps_the_rest(tmp_path):
+    nvm = str(tmp_path / "nvm.bin")
+    h = _hand(nvm=nvm, settings=_MATRIX)
+    h.choose("SETTINGS")
+    h.set("PILES", "6 A ROW")
+    h.set("LOCKOUT", "200 MS")
+    h.tap("MENU")  # back: saved
+    direct = _hand(nvm=nvm)  # the same memory, the keys rewired a pin each
+    direct.run_until(BOOTED)
+    said = [line for line in direct.console if "PILES" in line]
+    assert said == ['settings: PILES 6 needs the matrix build (CS_KEYS = "matrix"); '
+                    "playing 4"]
+    assert not [line for line in direct.console if "out of range" in line]
+    direct.choose("SETTINGS")
+    items = direct.items()
+    assert (items["PILES"], items["LOCKOUT"]) == ("4 A ROW", "200 MS")
+    direct.tap("MENU")
+    direct.choose("2 PLAYERS")
+    direct.run(500)
+    assert glass.piles_per_row(direct.glass) == 4
+    again = _hand(nvm=nvm, settings=_MATRIX)  # back on the matrix build: its 6 again
+    again.choose("SETTINGS")
+    assert again.items()["PILES"] == "6 A ROW"
+
+
+def test_a_saved_piles_index_means_the_same_on_either_build():
+    from firmware.settings import KEYS, Settings
+    from hardware.seats import PILE_CHOICES
+    direct, matrix = PILE_CHOICES
+    assert matrix[:len(direct)] == direct  # the direct build's records read as they were
+    at = 1 + KEYS.index("piles")  # the record: a version byte, then an index a setting
+    for build, value, index in (("direct", 4, 0), ("direct", 3, 1), ("matrix", 4, 0),
+                                ("matrix", 3, 1), ("matrix", 6, 2)):
+        s = Settings("en", build)
+        s.choose("piles", value)
+        assert s.encode()[at] == index and s.rules().piles_per_row == value
+    with pytest.raises(ValueError):
+        Settings("en", "direct").choose("piles", 6)  # no key to press a 6th pile with

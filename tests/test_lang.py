@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from firmware import crash, glyphs, lang, lang_en, settings as settings_mod
+from firmware import crash, glyphs, lang, lang_en, selftest, settings as settings_mod
 from firmware.menu import ROWS, hint
 from firmware.ui import LINE_CHARS
 from handheld import BOOTED, Hand
@@ -108,9 +108,12 @@ def _strings(w):
     out.append(("hint", hint(w.BACK), LINE_CHARS - 1))  # the scroll arrow is in the last column
     out.append(("self-test", w.SELFTEST, LINE_CHARS))
     out.append(("self-test", w.SELFTEST_INFO % (0x3D, 1000, "999K"), LINE_CHARS))
-    for where in (w.NEAR, w.FAR):
-        for state in (w.DOWN, w.UP):
-            out.append(("self-test key", "B %s 4 %s" % (where, state), LINE_CHARS))
+    for where in (w.NEAR, w.FAR):  # (6 keys a row on the matrix build)
+        for state in (w.DOWN, w.UP, w.KEY_HELD):
+            out.append(("self-test key", "B %s 6 %s" % (where, state), LINE_CHARS))
+    out.append(("self-test", w.GHOST, LINE_CHARS))
+    longest = max(w.NEAR, w.FAR, key=len)  # the two keys a ghost may be
+    out.append(("self-test ghost key", "B %s 6" % longest, selftest._SLASH - 1))  # a side
     out.append(("self-test key", w.KEY % 99 + " " + w.DOWN, LINE_CHARS))
     for line in w.ERROR:  # drawn with terminalio.FONT, in ASCII (firmware/crash.py)
         out.append(("error", crash.plain(line), crash._COLUMNS))
@@ -263,7 +266,7 @@ def test_docs_rules_section_12_names_every_departure_from_the_printed_game():
 def _settings_page(code):
     """Every line the SETTINGS page shows in a language, as each setting is stepped through
     all its choices (RIGHT) and so back to its own: the chosen line, as read off the glass."""
-    h = Hand(lang=code)
+    h = Hand(lang=code, settings={"CS_KEYS": "matrix"})  # (every PILES: 6 besides)
     h.run_until(BOOTED)
     h.taps("A1", "A1", "A1", "A3")  # DOWN three times: SETTINGS; RIGHT opens it
     assert h.screen == "settings"
