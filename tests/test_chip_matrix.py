@@ -221,7 +221,6 @@ SIX = PILE_CHOICES[build_of("matrix")].index(6)  # the PILES setting's index for
 
 
 @NEEDS_CHIP
-@pytest.mark.xfail(strict=True, reason="six-pile table/settings not merged yet")
 def test_a_long_speed_match_through_the_matrix_shows_what_the_desktop_shows(matrix_uf2):
     """PILES 6 saved in the nvm: a match of 6 piles a row, each pressed by its matrix key,
     on the chip and on the desktop twin's matrix build."""

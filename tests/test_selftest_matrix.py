@@ -2,11 +2,8 @@
 build's 4 rows of 6 and MENU), a stuck key named, and on the matrix build a ghost: a key
 reported that a diode should have stopped.
 
-The desktop twin of the matrix build (Hand(settings={"CS_KEYS": "matrix"}): a 24-key
-KeyMatrix and MENU's own scanner) is not merged yet. Until it is, the matrix tests run
-twice: on a stand-in (the direct twin's one scanner with 25 keys and the matrix key map,
-MENU its key 24: the app and the filter see the same meanings) and on the twin, marked
-xfail(strict=True): once the twin lands they pass, and the marks must go.
+The matrix tests run on the desktop twin of the matrix build (Hand(settings={"CS_KEYS":
+"matrix"}): a 24-key KeyMatrix and MENU's own scanner, MENU its key 24).
 
     PYTHONPATH=. python tests/test_selftest_matrix.py --write  # its goldens, selftest_matrix*
 """
@@ -19,37 +16,19 @@ from engine.ticks import ticks_add
 from firmware import lang, selftest
 from firmware.keyfilter import Meaning
 from handheld import BOOTED, Hand
-from hardware import virtual
 from hardware.keymap import MATRIX_KEYMAP
 from tools import scenes
 
 _MATRIX = {"CS_KEYS": "matrix"}
 MENU = len(MATRIX_KEYMAP) - 1  # the matrix build's MENU, key 24
-_TWIN = pytest.mark.xfail(strict=True, reason="matrix build twin not merged yet")
 
 
-def _stand_in(monkeypatch):
-    """Make Hand's virtual handhelds matrix builds as the firmware sees them: the matrix
-    key map on one scanner of 25 keys."""
-    made = virtual.init
-
-    def init(**options):
-        hw = made(key_count=len(MATRIX_KEYMAP), **options)
-        hw.keymap = MATRIX_KEYMAP
-        return hw
-    monkeypatch.setattr(virtual, "init", init)
-
-
-@pytest.fixture(params=["stand-in", pytest.param("twin", marks=_TWIN)])
-def matrix(request, monkeypatch):
+@pytest.fixture
+def matrix():
     """Makes a matrix-build Hand (keys by number, MENU = 24)."""
-    if request.param == "stand-in":
-        _stand_in(monkeypatch)
-
     def make(**options):
         h = Hand(settings=_MATRIX, **options)
-        if request.param == "twin":
-            assert h.hw.keymap == MATRIX_KEYMAP and h.hw.menu_keys is not None
+        assert h.hw.keymap == MATRIX_KEYMAP and h.hw.menu_keys is not None
         return h
     return make
 
@@ -193,15 +172,11 @@ def test_the_self_test_built_with_the_matrix_key_map_names_a_ghost_from_meanings
 
 
 def _write_goldens():
-    import _pytest.monkeypatch
-    patch = _pytest.monkeypatch.MonkeyPatch()
-    _stand_in(patch)
     for code in sorted(_GHOST_LINES):
         h = _ghost_scene(Hand(settings=_MATRIX, held=[MENU], lang=code))
         path = os.path.join(scenes.GOLDEN, _golden_name(code) + ".png")
         h.hw.oled.to_png(path, scale=1)
         print(path, file=sys.stderr)
-    patch.undo()
 
 
 if __name__ == "__main__":
