@@ -2,7 +2,8 @@
 unexpected error, before the app's code is imported, until a key is pressed.
 
 Like every screen it takes key(meaning, t) and advance(now) and returns an action: any
-press asks to start afresh (firmware/runner.py, which shows it, carries that out).
+press asks to start afresh. wait() builds it and waits for that press (wait_for_key),
+then firmware/runner.py restarts; the waiting lives here, out of the heap while the app runs.
 It stands on the least that can fail: CircuitPython's built-in terminalio.FONT drawn by
 adafruit_display_text's bitmap_label (installed by deploy), and nothing of the app's own
 glyph kit or sheets, so an error there still reaches the glass. It runs in a fresh heap
@@ -83,3 +84,40 @@ def show(hw: "Target", language: str, error: str) -> None:
     hw.display.root_group = group
     hw.display.rotation = 0
     hw.display.refresh()
+
+
+def wait(hw: "Target", code: str, text: str) -> None:
+    """The note left before the restart on the error screen (if that cannot be shown, the
+    glass stays as it is) until a key asks to start afresh."""
+    screen = None
+    try:
+        screen = ErrorScreen(hw, code, text)
+    except Exception as again:
+        hw.console("and the error screen failed: %r" % (again,))
+    wait_for_key(hw, screen)
+
+
+def wait_for_key(hw: "Target", screen: "ErrorScreen | None") -> None:
+    """Feed the watchdog until the error screen asks to start afresh (any press: also
+    when the screen itself could not be shown)."""
+    from firmware.keyfilter import KeyFilter
+    keys = KeyFilter(hw.keymap, hw.ticks_ms(), False, hw.console)
+    keys.booting = False  # (not a power-up: the key that moves on may come at once)
+    event = hw.Event()
+    events = hw.keys.events
+    queues = [events]
+    if hw.menu_keys is not None:  # the matrix build's MENU, on a scanner of its own
+        queues.append(hw.menu_keys.events)
+    while not hw.stop_requested():
+        hw.feed()
+        for queue in queues:
+            while queue.get_into(event):
+                t = event.timestamp
+                key = event.key_number if queue is events else keys.menu_key
+                if keys.feed(key, event.pressed, t):
+                    m = keys.meaning
+                    if screen.key(m, t) if screen is not None else m.what == _PRESS:
+                        return
+        if screen is not None:
+            screen.advance(hw.ticks_ms())
+        hw.idle()

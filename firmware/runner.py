@@ -16,41 +16,13 @@ except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
-    from firmware.crash import ErrorScreen
     from hardware.contract import Target, TargetModule
 
 _RETRY_S = const(3)  # the hardware would not start: try again this much later
-_PRESS = const(1)  # a key's meaning, as firmware/keyfilter.py numbers it
 # The note in sleep memory: "CS!", the language's code (2 bytes), the text's length, the text.
 _NOTE_MARK = b"CS!"
 _TEXT_AT = const(6)
 _TEXT_MAX = const(96)
-
-
-def wait_for_key(hw: "Target", screen: "ErrorScreen | None") -> None:
-    """Feed the watchdog until the error screen asks to start afresh (any press: also
-    when the screen itself could not be shown)."""
-    from firmware.keyfilter import KeyFilter
-    keys = KeyFilter(hw.keymap, hw.ticks_ms(), False, hw.console)
-    keys.booting = False  # (not a power-up: the key that moves on may come at once)
-    event = hw.Event()
-    events = hw.keys.events
-    queues = [events]
-    if hw.menu_keys is not None:  # the matrix build's MENU, on a scanner of its own
-        queues.append(hw.menu_keys.events)
-    while not hw.stop_requested():
-        hw.feed()
-        for queue in queues:
-            while queue.get_into(event):
-                t = event.timestamp
-                key = event.key_number if queue is events else keys.menu_key
-                if keys.feed(key, event.pressed, t):
-                    m = keys.meaning
-                    if screen.key(m, t) if screen is not None else m.what == _PRESS:
-                        return
-        if screen is not None:
-            screen.advance(hw.ticks_ms())
-        hw.idle()
 
 
 def leave_note(hw: "Target", error: BaseException) -> None:
@@ -101,13 +73,11 @@ def run(target: "TargetModule", app_options: dict | None = None, **options: obje
     while not hw.stop_requested():
         note = take_note(hw)
         if note is not None:
-            screen = None
             try:
                 from firmware import crash  # imported only now: its code is not in the heap
-                screen = crash.ErrorScreen(hw, note[0], note[1])  # while the handheld runs
-            except Exception as again:
+                crash.wait(hw, note[0], note[1])  # while the handheld runs
+            except Exception as again:  # (a fresh heap: not expected)
                 hw.console("and the error screen failed: %r" % (again,))
-            wait_for_key(hw, screen)
             hw.restart()  # (the board: a heap without the error screen's code)
             continue
         try:
