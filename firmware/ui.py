@@ -6,6 +6,7 @@ those pixels over the bus.
 """
 import displayio
 
+import firmware
 from firmware import glyphs
 
 try:
@@ -83,8 +84,10 @@ class Kit:
         n_font = len(glyphs.FONT_CHARS)
         self.font = sheet(glyphs.FONT_BITS, glyphs.FONT_W, glyphs.FONT_H, n_font, 1,
                            _FONT_COLS)
-        self.ranks = sheet(glyphs.RANK_BITS, glyphs.RANK_W, glyphs.RANK_H, 13, 2, 14, 1)
-        self.suits = sheet(glyphs.SUIT_BITS, glyphs.SUIT_W, glyphs.SUIT_H, 4, 2, 5, 1)
+        from firmware.glyphs_cards import RANK_BITS, SUIT_BITS  # read once, then let go
+        self.ranks = sheet(RANK_BITS, glyphs.RANK_W, glyphs.RANK_H, 13, 2, 14, 1)
+        self.suits = sheet(SUIT_BITS, glyphs.SUIT_W, glyphs.SUIT_H, 4, 2, 5, 1)
+        firmware.forget("firmware.glyphs_cards")
 
     def grid(self, sheet: displayio.Bitmap, tw: int, th: int, width: int = 1, x: int = 0,
              y: int = 0, flipped: bool = False) -> displayio.TileGrid:

@@ -23,6 +23,7 @@ def _load(path=make_glyphs.OUT_PATH):
 
 
 G = _load()
+C = _load(make_glyphs.CARDS_PATH)
 N = _load(make_glyphs.NARROW_PATH)
 NARROW_REL = "firmware/glyphs_narrow.py"
 
@@ -42,11 +43,11 @@ def _glyph_rows(data, stride, count, height):
 
 
 def _ranks():
-    return _glyph_rows(G.RANK_BITS, G.RANK_STRIDE, 13, G.RANK_H)
+    return _glyph_rows(C.RANK_BITS, C.RANK_STRIDE, 13, G.RANK_H)
 
 
 def _suits():
-    return _glyph_rows(G.SUIT_BITS, G.SUIT_STRIDE, 4, G.SUIT_H)
+    return _glyph_rows(C.SUIT_BITS, C.SUIT_STRIDE, 4, G.SUIT_H)
 
 
 def _rank_name(i):
@@ -140,18 +141,20 @@ def test_generated_module_is_plain_enough_for_circuitpython_and_micropython():
 
 def test_constants_and_the_size_of_every_bytes_object():
     assert (G.FONT_W, G.FONT_H) == (6, 8)
-    assert (G.RANK_W, G.RANK_H, G.RANK_STRIDE) == (16, 18, 36)
-    assert (G.SUIT_W, G.SUIT_H, G.SUIT_STRIDE) == (9, 9, 18)
-    for name in ("FONT_CHARS", "FONT_INDEX", "FONT_BITS", "RANK_BITS", "SUIT_BITS", "BACK_BITS"):
+    assert (G.RANK_W, G.RANK_H, C.RANK_STRIDE) == (16, 18, 36)
+    assert (G.SUIT_W, G.SUIT_H, C.SUIT_STRIDE) == (9, 9, 18)
+    for name in ("FONT_CHARS", "FONT_INDEX", "FONT_BITS"):
         assert type(getattr(G, name)) is bytes, name
+    for name in ("RANK_BITS", "SUIT_BITS", "BACK_BITS"):
+        assert type(getattr(C, name)) is bytes, name
     assert len(G.FONT_CHARS) == G.FONT_COUNT
     assert len(set(G.FONT_CHARS)) == G.FONT_COUNT
     assert len(G.FONT_BITS) == G.FONT_COUNT * G.FONT_H
     assert len(G.FONT_INDEX) == 224  # codes 32..255
     assert max(G.FONT_INDEX) < G.FONT_COUNT
-    assert len(G.RANK_BITS) == 13 * G.RANK_H * 2 == 13 * G.RANK_STRIDE
-    assert len(G.SUIT_BITS) == 4 * G.SUIT_H * 2 == 4 * G.SUIT_STRIDE
-    assert len(G.BACK_BITS) == G.RANK_H * 2
+    assert len(C.RANK_BITS) == 13 * G.RANK_H * 2 == 13 * C.RANK_STRIDE
+    assert len(C.SUIT_BITS) == 4 * G.SUIT_H * 2 == 4 * C.SUIT_STRIDE
+    assert len(C.BACK_BITS) == G.RANK_H * 2
 
 
 def test_font_covers_space_letters_digits_and_the_punctuation():
@@ -187,7 +190,7 @@ def test_every_font_tile_differs_from_every_other_and_only_space_is_blank():
 def test_every_rank_and_suit_glyph_differs_from_the_others_and_the_back():
     ranks = [tuple(r) for r in _ranks()]
     assert len(set(ranks)) == 13
-    assert tuple(_glyph_rows(G.BACK_BITS, 36, 1, 18)[0]) not in ranks
+    assert tuple(_glyph_rows(C.BACK_BITS, 36, 1, 18)[0]) not in ranks
     suits = [tuple(s) for s in _suits()]
     assert len(set(suits)) == 4
 
@@ -255,7 +258,7 @@ def test_narrow_suits_fill_7x7_beside_a_dark_column_and_the_blank_is_blank():
 
 
 def test_card_back_looks_the_same_from_both_ends():
-    (rows,) = _glyph_rows(G.BACK_BITS, 36, 1, 18)
+    (rows,) = _glyph_rows(C.BACK_BITS, 36, 1, 18)
     lit = _pixels(rows)
     assert lit == {(15 - x, 17 - y) for x, y in lit}
 
@@ -422,7 +425,8 @@ def test_glyphs_import_and_look_up_in_micropython():
         "import sys\n"
         "sys.path.insert(0, '/input/firmware')\n"
         "import glyphs as g\n"
-        "print('LEN', len(g.FONT_BITS), len(g.FONT_INDEX), len(g.RANK_BITS), len(g.SUIT_BITS))\n"
+        "import glyphs_cards as c\n"
+        "print('LEN', len(g.FONT_BITS), len(g.FONT_INDEX), len(c.RANK_BITS), len(c.SUIT_BITS))\n"
         "print('TILE', g.font_tile(ord('a')), g.font_tile(ord('A')), g.font_tile(160),"
         " g.font_tile(999), g.FONT_PLACEHOLDER)\n"
         "print('ICON', g.ICON_DECK, g.FONT_CHARS[g.font_tile(g.ICON_DECK)])\n"

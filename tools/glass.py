@@ -8,7 +8,7 @@ down on the glass: turn the frame first (turned), as B sees it.
 Desktop only.
 """
 from engine.cards import RANK_NAMES, SUIT_LETTERS
-from firmware import glyphs, glyphs_narrow
+from firmware import glyphs, glyphs_cards, glyphs_narrow
 
 W, H = 128, 64
 LINE_CHARS = 21
@@ -48,8 +48,8 @@ def _table(bits, count, h, row_bytes, w):
 
 
 _FONT = _table(glyphs.FONT_BITS, glyphs.FONT_COUNT, glyphs.FONT_H, 1, glyphs.FONT_W)
-_RANKS = _table(glyphs.RANK_BITS, 13, glyphs.RANK_H, 2, glyphs.RANK_W)
-_SUITS = _table(glyphs.SUIT_BITS, 4, glyphs.SUIT_H, 2, glyphs.SUIT_W)
+_RANKS = _table(glyphs_cards.RANK_BITS, 13, glyphs.RANK_H, 2, glyphs.RANK_W)
+_SUITS = _table(glyphs_cards.SUIT_BITS, 4, glyphs.SUIT_H, 2, glyphs.SUIT_W)
 _NARROW = _table(glyphs_narrow.NARROW_BITS, _NARROW_TILES, _NARROW_H, 1, _NARROW_W)
 
 
