@@ -123,7 +123,7 @@ class App:
         if menu is not None:
             events = menu.events
             while events.get_into(ev):
-                if keys.feed(keys.menu_key, ev.pressed, ev.timestamp):
+                if keys.feed(len(keys.keymap) - 1, ev.pressed, ev.timestamp):  # MENU
                     self._key(keys.meaning, ev.timestamp)
         while (keys.held or keys.booting) and keys.update(now):  # (a call only when it can
             self._key(keys.meaning, now)  # say something: a pass in play is short)
@@ -204,7 +204,8 @@ class App:
 
     def _menu(self, action: int) -> None:
         """Close the screen on show for the main menu; a screen's code leaves the heap."""
-        screen, howto = self.screen, self.howto
+        screen = self.screen  # type: Match | Result | Menus | SelfTest | HowTo | None
+        howto = self.howto
         if howto is not None and screen is howto:  # the main menu as HOW TO PLAY found it
             howto.close()
             self.howto = None
@@ -212,11 +213,13 @@ class App:
             self.menus.draw()
             return
         if screen is self.selftest:
-            self.selftest = None
+            self.selftest = screen = None
             firmware.forget("firmware.selftest")
         elif action == _QUIT_MATCH or screen is self.result:
             self.match.end()
         self._show(self.menus, 0)
+        if screen is None:  # the self-test's code and objects go before the menu takes room
+            gc.collect()
         self.menus.open(firmware.menus.MAIN)
 
     def _maybe_sleep(self, now: int) -> None:

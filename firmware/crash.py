@@ -2,7 +2,7 @@
 unexpected error, before the app's code is imported, until a key is pressed.
 
 Like every screen it takes key(meaning, t) and advance(now) and returns an action: any
-press asks to start afresh. wait() builds it and waits for that press (wait_for_key),
+press asks to start afresh. run() builds it and waits for that press (wait_for_key),
 then firmware/runner.py restarts; the waiting lives here, out of the heap while the app runs.
 It stands on the least that can fail: CircuitPython's built-in terminalio.FONT drawn by
 adafruit_display_text's bitmap_label (installed by deploy), and nothing of the app's own
@@ -86,7 +86,7 @@ def show(hw: "Target", language: str, error: str) -> None:
     hw.display.refresh()
 
 
-def wait(hw: "Target", code: str, text: str) -> None:
+def run(hw: "Target", code: str, text: str) -> None:
     """The note left before the restart on the error screen (if that cannot be shown, the
     glass stays as it is) until a key asks to start afresh."""
     screen = None
@@ -113,7 +113,7 @@ def wait_for_key(hw: "Target", screen: "ErrorScreen | None") -> None:
         for queue in queues:
             while queue.get_into(event):
                 t = event.timestamp
-                key = event.key_number if queue is events else keys.menu_key
+                key = event.key_number if queue is events else len(keys.keymap) - 1
                 if keys.feed(key, event.pressed, t):
                     m = keys.meaning
                     if screen.key(m, t) if screen is not None else m.what == _PRESS:

@@ -84,7 +84,6 @@ class KeyFilter:
         self.asleep = False  # set by the app while the screen is off
         self.last_input = now
         self.held = 0  # bit per key number: down now
-        self.menu_key = len(keymap) - 1  # MENU is the last key of either build's map
         self.down_at = [0] * len(keymap)
         self.up_at = [0] * len(keymap)
         self.settling = 0  # bit per key number: released, and a press now would be a bounce
@@ -165,7 +164,7 @@ class KeyFilter:
         if not self.held:
             return False
         m = self.meaning
-        menu_key = self.menu_key
+        menu_key = len(self.keymap) - 1  # MENU is the last key of either build's map
         menu = key_bit(menu_key)
         held = self.held & ~self.stuck & ~menu  # MENU is held on purpose
         if held:

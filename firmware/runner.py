@@ -75,7 +75,7 @@ def run(target: "TargetModule", app_options: dict | None = None, **options: obje
         if note is not None:
             try:
                 from firmware import crash  # imported only now: its code is not in the heap
-                crash.wait(hw, note[0], note[1])  # while the handheld runs
+                crash.run(hw, note[0], note[1])  # while the handheld runs
             except Exception as again:  # (a fresh heap: not expected)
                 hw.console("and the error screen failed: %r" % (again,))
             hw.restart()  # (the board: a heap without the error screen's code)

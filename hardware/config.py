@@ -98,13 +98,6 @@ def key_pins(values: dict) -> list[str]:
     return pins
 
 
-def unused_pins(values: dict) -> "tuple[str, str]":
-    """The settings keys of the other build's key pins, which this build does not read."""
-    if values["CS_KEYS"] == "matrix":
-        return "CS_KEYS_A", "CS_KEYS_B"
-    return "CS_MATRIX_ROWS", "CS_MATRIX_COLUMNS"
-
-
 def matrix_pins(values: dict) -> "tuple[list[str], list[str]]":
     """The matrix build's row pins (A near, A far, B far, B near) and column pins."""
     return values["CS_MATRIX_ROWS"].split(","), values["CS_MATRIX_COLUMNS"].split(",")

@@ -2,6 +2,7 @@
 player's own piles from their own left), Af0-Af5 and Bf0-Bf5 the far row from the
 player's own left, and MENU. Made from what hardware/keymap.py says each key means; the
 board does not import this module (each function in the heap costs the board RAM)."""
+from hardware import pinmap
 from hardware.keymap import KEYMAP, ROLE_MENU, ROLE_NONE, is_far, place_of, player_of, role_of
 
 
@@ -21,3 +22,7 @@ def key_named(name: str, keymap: bytes = KEYMAP) -> int:
         if name_of(key, keymap) == name:
             return key
     return -1
+
+
+# The key builds, in hardware/seats.py's order (build_of): the words CS_KEYS allows.
+BUILDS = next(s[4] for s in pinmap.SETTINGS if s[0] == "CS_KEYS")

@@ -1,5 +1,5 @@
 """The matrix build's key scanners (Long Speed), imported only on that build so the direct
-build's heap holds none of this code: the 24 pile keys on a keypad.KeyMatrix (a diode per
+build's heap holds none of this code (its names are ones the board has interned already): the 24 pile keys on a keypad.KeyMatrix (a diode per
 key, anodes on the columns, so a row is driven low and the columns read through
 pull-ups), and MENU on a keypad.Keys of its own (deep sleep wakes on a pin alarm on it)."""
 import board
@@ -18,7 +18,7 @@ def pins(cfg: dict) -> "tuple[list[microcontroller.Pin], list[microcontroller.Pi
     return rows, columns, getattr(board, cfg["CS_MENU"])
 
 
-def scanners(wiring: tuple, interval: float) -> "tuple[keypad.KeyMatrix, keypad.Keys]":
+def keys(wiring: "tuple | list", interval: float) -> "tuple[keypad.KeyMatrix, keypad.Keys]":
     """The matrix's scanner and MENU's, from pins()."""
     return (keypad.KeyMatrix(wiring[0], wiring[1], columns_to_anodes=True, interval=interval,
                              max_events=64, debounce_threshold=DEBOUNCE_SCANS),

@@ -41,8 +41,8 @@ nvm = None  # type: ByteArray  # type: ignore[assignment]
 info = {}  # type: dict
 sleep_memory = None  # type: alarm.SleepMemory  # type: ignore[assignment]
 _watchdog = None  # type: watchdog.WatchDogTimer | None
-_key_pins = []  # type: list[microcontroller.Pin]  # in key-number order (direct build)
-_matrix = None  # type: tuple | None  # (rows, columns, MENU) pins on the matrix build
+_key_pins = []  # type: list | tuple  # the direct build's pins in key-number order; the matrix
+# build's (rows, columns, MENU) (hardware/matrix.py)
 
 
 def ticks_ms() -> int:
@@ -140,27 +140,28 @@ def pin_of(name: str) -> "microcontroller.Pin | None":
 def _make_keys() -> "tuple[keypad.Keys | keypad.KeyMatrix, keypad.Keys | None]":
     """The key scanner, and MENU's own on the matrix build (None on the direct build)."""
     interval = info["CS_KEY_INTERVAL_MS"] / 1000
-    if _matrix is None:
+    if keymap is KEYMAP:
         return keypad.Keys(_key_pins, value_when_pressed=False, pull=True, interval=interval,
                            max_events=64, debounce_threshold=DEBOUNCE_SCANS), None
-    from hardware.matrix import scanners
-    return scanners(_matrix, interval)
+    from hardware import matrix  # (names the board has interned already: no new ones)
+    return matrix.keys(_key_pins, interval)
 
 
 def init(**_options: object) -> "Target":
     """Build the hardware contract's objects; returns this module."""
     global display, keys, menu_keys, keymap, buzzer, nvm, sleep_memory, _watchdog, _key_pins
-    global _matrix
     import alarm
     from hardware import config, oled
     displayio.release_displays()
     cfg = config.read(os.getenv, pin_of, console)  # a pin map that can start, whatever it says
-    for name in config.unused_pins(cfg):  # the other build's key pins: no heap for them
+    matrix = cfg["CS_KEYS"] == "matrix"
+    others = ("CS_KEYS_A", "CS_KEYS_B") if matrix else ("CS_MATRIX_ROWS", "CS_MATRIX_COLUMNS")
+    for name in others:  # the other build's key pins: no heap for them
         cfg.pop(name)
     info.update(cfg)
-    if cfg["CS_KEYS"] == "matrix":
-        from hardware.matrix import pins
-        _matrix = pins(cfg)
+    if matrix:
+        from hardware import matrix as wiring
+        _key_pins = wiring.pins(cfg)
         keymap = MATRIX_KEYMAP
     else:
         _key_pins = [_pin(n) for n in config.key_pins(cfg)]

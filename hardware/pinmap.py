@@ -16,8 +16,6 @@ GP_NAMES = tuple(["GP%d" % i for i in range(23)] + ["GP26", "GP27", "GP28"])
 
 KEYS_A = ("GP6", "GP7", "GP8", "GP9", "GP10", "GP11", "GP12", "GP13")
 KEYS_B = ("GP18", "GP19", "GP20", "GP21", "GP22", "GP26", "GP27", "GP28")
-MATRIX_ROWS = ("GP6", "GP7", "GP8", "GP9")  # A near, A far, B far, B near
-MATRIX_COLUMNS = ("GP16", "GP17", "GP18", "GP19", "GP20", "GP21")  # from A's left
 
 SETTINGS = (
     ("CS_I2C_SDA", "pin", "GP4", "OLED SDA (I2C0 SDA)"),
@@ -31,9 +29,11 @@ SETTINGS = (
      "then far row", 8),
     ("CS_KEYS_B", "pins", ",".join(KEYS_B), "direct build, player B: near row left to right, "
      "then far row", 8),
-    ("CS_MATRIX_ROWS", "pins", ",".join(MATRIX_ROWS), "matrix build, rows (diode cathodes): "
+    # (The matrix build's defaults are written out: a name for them would cost the board an
+    # interned name for good.)
+    ("CS_MATRIX_ROWS", "pins", "GP6,GP7,GP8,GP9", "matrix build, rows (diode cathodes): "
      "A near, A far, B far, B near", 4),
-    ("CS_MATRIX_COLUMNS", "pins", ",".join(MATRIX_COLUMNS), "matrix build, columns (diode "
+    ("CS_MATRIX_COLUMNS", "pins", "GP16,GP17,GP18,GP19,GP20,GP21", "matrix build, columns (diode "
      "anodes): the places on the glass from A's left", 6),
     ("CS_MENU", "pin", "GP14", "MENU button"),
     ("CS_PIEZO", "pin", "GP15", "piezo buzzer (PWM)"),

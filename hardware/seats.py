@@ -7,7 +7,8 @@ is the screen's right. Keymap, the play screen, the self-test, the settings and 
 desktop's keyboard all ask here.
 
 Two builds: "direct" (a pin per key, 4 keys a row) and "matrix" (Long Speed: a 4 x 6 diode
-matrix, 6 keys a row; settings.toml's CS_KEYS says which a board is).
+matrix, 6 keys a row; settings.toml's CS_KEYS says which a board is: the words are
+hardware/pinmap.py's, and the desktop's list of them is hardware/keynames.BUILDS).
 """
 try:
     from micropython import const
@@ -15,7 +16,6 @@ except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 PILES_A_ROW = const(6)  # the most piles a row the handheld shows (Long Speed)
-BUILDS = ("direct", "matrix")  # CS_KEYS
 KEYS_A_ROW = (4, 6)  # a player's row of keys, by build
 PILE_CHOICES = ((4, 3), (4, 3, 6))  # the piles a row the settings offer, by build, default first
 FACING = (0, 180)  # the display's rotation that faces seat A, seat B

@@ -30,7 +30,7 @@ import sys
 import tempfile
 
 from hardware import config, pinmap
-from hardware.seats import BUILDS
+from hardware.keynames import BUILDS
 from hardware.virtual.ssd1306 import VirtualSSD1306
 from tools import boardvm
 from tools.cli import Parser, bounded, fail, output_file, read_text
@@ -432,7 +432,7 @@ def _together(kind, piles, key, name):
     names, whichever build plays."""
     from hardware.keymap import MATRIX_KEYMAP
     from hardware.keynames import key_named
-    width = len(pinmap.MATRIX_COLUMNS)
+    width = len(str(pinmap.default("CS_MATRIX_COLUMNS")).split(","))
 
     def spot(player, pile):
         return divmod(key_named(name[key(player, pile)], MATRIX_KEYMAP), width)

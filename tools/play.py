@@ -12,7 +12,8 @@ import time
 
 from firmware.lang import CODES
 from hardware import keymap, keynames
-from hardware.seats import BUILDS, KEYS_A_ROW, PILE_CHOICES, column
+from hardware.keynames import BUILDS
+from hardware.seats import KEYS_A_ROW, PILE_CHOICES, column
 from tools.cli import bounded, output_file
 
 KEYS_HELP = """\
