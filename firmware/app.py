@@ -64,13 +64,13 @@ class App:
         self.hw = hw
         self.display = hw.display
         self.event = hw.Event()
+        self.kit = Kit()  # (first: the card bits it reads and lets go join the room below)
         for name in _NOW_AND_THEN:  # their names are interned now, in a heap still in one
             __import__(name)  # piece, not the first time each is wanted
             firmware.forget(name)
         gc.collect()  # a quiet point: what the imports left goes
         # What lives as long as the app first, packed together; then the nvm is read (Saves),
         # and what only reading it needs goes, leaving its room in one piece.
-        self.kit = Kit()
         self.sound = sound.Sound(hw.buzzer)
         self.settings = Settings(hw.info.get("CS_LANGUAGE", "en"), hw.info.get("CS_KEYS"))
         self.stats = Stats()

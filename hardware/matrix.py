@@ -1,7 +1,8 @@
-"""The matrix build's key scanners (Long Speed), imported only on that build so the direct
-build's heap holds none of this code (its names are ones the board has interned already): the 24 pile keys on a keypad.KeyMatrix (a diode per
-key, anodes on the columns, so a row is driven low and the columns read through
-pull-ups), and MENU on a keypad.Keys of its own (deep sleep wakes on a pin alarm on it)."""
+"""The matrix build's key scanners (Long Speed), imported only on that build, so the
+direct build's heap holds none of this code (and its names are ones the board has
+interned already): the 24 pile keys on a keypad.KeyMatrix (a diode per key, anodes on the
+columns, so a row is driven low and the columns read through pull-ups), and MENU on a
+keypad.Keys of its own (deep sleep wakes on a pin alarm on it)."""
 import board
 import keypad
 
@@ -9,9 +10,10 @@ from hardware.keymap import DEBOUNCE_SCANS
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
     import microcontroller
+    from microcontroller import Pin
 
 
-def pins(cfg: dict) -> "tuple[list[microcontroller.Pin], list[microcontroller.Pin], microcontroller.Pin]":
+def pins(cfg: dict) -> "tuple[list[microcontroller.Pin], list[microcontroller.Pin], Pin]":
     """The row pins (A near, A far, B far, B near), the column pins and MENU's pin."""
     rows = [getattr(board, n) for n in cfg["CS_MATRIX_ROWS"].split(",")]
     columns = [getattr(board, n) for n in cfg["CS_MATRIX_COLUMNS"].split(",")]

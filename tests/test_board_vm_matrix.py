@@ -132,3 +132,26 @@ def test_the_matrix_build_plays_on_the_board_vm_as_on_the_desktop(tree):
     h.press("MENU", end)
     h.run_until(end + 1000)
     assert h.screen == "pause" and r.shots["paused"] == h.glass
+
+
+# The matrix build's soak arena, less the bench's share. The target is 88 KB on either
+# build; the matrix build misses it (README's figures): the Long Speed table the soak's
+# tour deals (its narrow cells, about 3 KB) and the matrix's scanners, which are C on the
+# board but the VM's stand-in in Python here. Measured: fails at 105 KB, plays at 115 KB.
+MATRIX_ARENA_KB = 115
+
+
+def test_the_matrix_build_plays_the_whole_soak_with_long_speed(tree):
+    """The direct build's soak, each press by the matrix key of the same role: the tour
+    leaves PILES at 6 (one choice more than on the direct build), so it plays Long Speed,
+    the error screen's restart, deep sleep and a failed save included."""
+    from tools import soak
+    bench_bytes = boardvm.run(tree, script="1000 end\n", heap="256K",
+                              settings=MATRIX).heap["boot"]
+    script = soak.on_matrix(soak.soak(random_minutes=14).text())
+    r = boardvm.run(tree, script=script, heap=str(bench_bytes + MATRIX_ARENA_KB * 1024),
+                    settings=MATRIX)
+    fault = "RuntimeError('bench fault: injected by the key script',)"
+    assert r.done and r.exceptions == [fault], r.exceptions
+    assert glass.piles_per_row(r.shots["deal"]) == 6
+    assert "reset: deep sleep" in [text for _, text in r.events]

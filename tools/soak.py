@@ -9,16 +9,19 @@ import random
 
 from firmware import settings
 from hardware import config, pinmap
+from hardware.seats import PILE_CHOICES
 from tools.play import KEY_NAMES
 
 # The default wiring: key number -> GPIO number.
 _GPIO = [int(p[2:]) for p in config.key_pins({s[0]: s[2] for s in pinmap.SETTINGS})]
 UP, DOWN, LEFT, RIGHT = "A0", "A1", "A2", "A3"  # A's near row in the menus
 STEP = 300  # ms between menu presses
-# How many choices each line of the settings page has (firmware/settings.py FIELDS; the
-# last, handicap_ms, is on HANDICAP's line), LANGUAGE included: the tour walks every
-# language.
-N_SETTINGS_CHOICES = tuple(len(f[1]) for f in settings.FIELDS[:-1])
+# How many choices each line of the settings page has on the direct build (firmware/
+# settings.py FIELDS, PILES as hardware/seats.py offers it there; the last field,
+# handicap_ms, is on HANDICAP's line), LANGUAGE included: the tour walks every language.
+# (On the matrix build, on_matrix, PILES has one choice more: the tour leaves it at 6.)
+N_SETTINGS_CHOICES = tuple(len(PILE_CHOICES[0]) if f[0] == "piles" else len(f[1])
+                           for f in settings.FIELDS[:-1])
 HANDICAP = settings.KEYS.index("handicap")
 SOAK_HANDICAP = 10  # HANDICAP's steps the tour leaves it at: A's presses held 50 ms
 
@@ -222,3 +225,23 @@ def soak(random_minutes=12, seed=1):
     s.wait(1000)
     s.end()
     return s
+
+
+MATRIX = 'CS_KEYS = "matrix"\n'  # the settings.toml of the matrix build (boardvm.run)
+
+
+def on_matrix(script):
+    """A script's text for the matrix build: each press by the matrix key with the same
+    role (the same pile, menu move or MENU), by the contact the bench names it by
+    (boardvm.key_contacts: 'row.column')."""
+    from hardware.keymap import KEYMAP, MATRIX_KEYMAP
+    from tools.boardvm import key_contacts
+    contacts = key_contacts(MATRIX)
+    by_gpio = {str(g): contacts[MATRIX_KEYMAP.index(KEYMAP[k])] for k, g in enumerate(_GPIO)}
+    out = []
+    for line in script.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in by_gpio:
+            parts[1] = by_gpio[parts[1]]
+        out.append(" ".join(parts))
+    return "\n".join(out) + "\n"

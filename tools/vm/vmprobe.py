@@ -72,8 +72,11 @@ from firmware.store import Log  # noqa: E402
 log = Log(hw.nvm)
 firmware.forget("firmware.storeload")  # as the app does after reading the nvm
 step("objects: the nvm log (Log)")
+from firmware.keyfilter import KeyFilter  # noqa: E402
+keys = KeyFilter(hw.keymap, 0, False, print)
+step("objects: the key filter")
 from firmware.selftest import SelfTest  # noqa: E402
-st = SelfTest(kit, table.bg)
+st = SelfTest(kit, table.bg, hw, keys)
 step("objects: the self-test while open")
 st = None
 firmware.forget("firmware.selftest")
