@@ -51,7 +51,7 @@ def codes(text: bytes | str) -> bytes:
 
 
 def sheet(bits: bytes, w: int, h: int, count: int, row_bytes: int, cols: int,
-           extra: int = 0) -> displayio.Bitmap:
+          extra: int = 0) -> displayio.Bitmap:
     """A 2-colour Bitmap holding count glyphs (+ extra blank tiles) in a grid of cols."""
     tiles = count + extra
     rows = (tiles + cols - 1) // cols
@@ -83,7 +83,7 @@ class Kit:
         self.palette[1] = 0xFFFFFF
         n_font = len(glyphs.FONT_CHARS)
         self.font = sheet(glyphs.FONT_BITS, glyphs.FONT_W, glyphs.FONT_H, n_font, 1,
-                           _FONT_COLS)
+                          _FONT_COLS)
         from firmware.glyphs_cards import RANK_BITS, SUIT_BITS  # read once, then let go
         self.ranks = sheet(RANK_BITS, glyphs.RANK_W, glyphs.RANK_H, 13, 2, 14, 1)
         self.suits = sheet(SUIT_BITS, glyphs.SUIT_W, glyphs.SUIT_H, 4, 2, 5, 1)

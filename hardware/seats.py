@@ -22,7 +22,8 @@ FACING = (0, 180)  # the display's rotation that faces seat A, seat B
 
 
 def build_of(name: object) -> int:
-    """The build's index in BUILDS for a CS_KEYS value (the direct build for any other)."""
+    """The build's index (0 direct, 1 matrix: the order of KEYS_A_ROW, PILE_CHOICES and
+    hardware/keynames.BUILDS) for a CS_KEYS value; the direct build for any other."""
     return 1 if name == "matrix" else 0
 
 
