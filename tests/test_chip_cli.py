@@ -87,7 +87,8 @@ def test_an_output_folder_that_goes_away_during_the_run_is_one_line(tmp_path, mo
     def run(text, **options):  # the emulator's run, during which the folder is removed
         shutil.rmtree(out)
         lines = [{"k": "con", "t": 5, "s": "ready"}, {"k": "t0", "t": 1e9},
-                 {"k": "end", "t": 2e9, "why": "done"}]
+                 {"k": "end", "t": 2e9, "why": "done", "asleep": 0,
+                                                  "wall_ms": 1000}]
         return chip.ChipRun([json.dumps(e) for e in lines], 0x3C)
     monkeypatch.setattr(chip, "missing", lambda **_: None)
     monkeypatch.setattr(chip, "run", run)
@@ -161,9 +162,13 @@ def test_keys_with_a_uf2_file_or_a_used_flash_is_refused_they_say_their_own_buil
     _refused(_chip("--keys", "matrix", "--flash", str(used)), "--keys", "--flash")
 
 
-def test_figures_play_their_own_match_so_a_script_or_a_file_is_refused(tmp_path):
-    for extra in (["--script", "x.keys"], ["--uf2", "x.uf2"], ["--png", str(tmp_path / "a.png")]):
-        _refused(_chip("--figures", *extra), "--figures", "plays its own match")
+def test_figures_and_power_play_their_own_runs_so_a_script_or_a_file_is_refused(tmp_path):
+    for flag in ("--figures", "--power"):
+        for extra in (["--script", "x.keys"], ["--uf2", "x.uf2"],
+                      ["--png", str(tmp_path / "a.png")]):
+            _refused(_chip(flag, *extra), flag, "plays its own runs")
+    _refused(_chip("--figures", "--power"), "--figures or --power")
+    _refused(_chip("--power", "--keys", "matrix"), "--power", "the direct build")
 
 
 def _fake_run(seen):
@@ -172,7 +177,8 @@ def _fake_run(seen):
 
     def run(text, **options):
         seen.append(options)
-        lines = [{"k": "t0", "t": 1e9}, {"k": "end", "t": 2e9, "why": "done"}]
+        lines = [{"k": "t0", "t": 1e9}, {"k": "end", "t": 2e9, "why": "done", "asleep": 0,
+                                                  "wall_ms": 1000}]
         return chip.ChipRun([json.dumps(e) for e in lines], 0x3C)
     return run
 
@@ -220,3 +226,21 @@ def test_a_matrix_key_built_wrong_must_be_a_key_and_a_fault_the_model_knows():
     for faults in ({24: "missing"}, {3: "broken"}):
         with pytest.raises(ValueError, match="a key 0..23 and one of missing, reversed"):
             chip._wiring(values, faults)
+
+
+def test_power_prints_the_awake_shares_the_speed_and_the_hours_on_batteries(monkeypatch,
+                                                                            capsys):
+    from tools import chip
+    monkeypatch.setattr(chip, "missing", lambda **_: None)
+    monkeypatch.setattr(chip, "power", lambda **_: {
+        "seed": 7, "menu": {"awake": 0.269, "speed": 1.25},
+        "play": {"awake": 0.381, "speed": 0.99, "lit": 25.0, "covers": 50,
+                 "press_to_glass": {"n": 50, "mean": 13.9e6, "median": 14e6, "p95": 14.9e6,
+                                    "max": 15.4e6}},
+        "screen off": {"awake": 0.083, "speed": 1.36}})
+    assert chip.main(["--power"]) == 0
+    out = capsys.readouterr().out
+    assert "menu         awake  26.9 % of the time; 1.25 simulated s per wall s" in out
+    assert "screen off   awake   8.3 %" in out
+    assert "95th percentile 14.9 ms" in out
+    assert "3 AAA cells: about 39 hours of play (25 % of the glass lit" in out

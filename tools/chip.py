@@ -215,6 +215,7 @@ class ChipRun:
         self.reads = []  # the matrix build: (ns, key, down) as the keypad's scan read them
         self.t0 = None
         self.feeds, self.pcs, self.end, self.why = [], {}, 0, ""
+        self.asleep_at_feed, self.asleep, self.wall_ms = [], 0, 0  # ns asleep (WFI) so far
         self.flash_counts, self.flash_log = {}, []  # the flash chip's commands (flash.mjs)
         self.scans = []  # (ns, pin): the first GPIO read after each key edge
         for ln in lines:
@@ -233,7 +234,7 @@ class ChipRun:
             elif k == "t0":
                 self.t0 = e["t"]
             elif k == "feed":
-                self.feeds = e["t"]
+                self.feeds, self.asleep_at_feed = e["t"], e["z"]
             elif k == "pc":
                 self.pcs = {kind: {int(a): n for a, n in e[kind].items()}
                             for kind in ("refresh", "big", "other")}
@@ -243,6 +244,7 @@ class ChipRun:
                 self.flash_counts, self.flash_log = e["counts"], e["log"]
             elif k == "end":
                 self.end, self.why = e["t"], e["why"]
+                self.asleep, self.wall_ms = e["asleep"], e["wall_ms"]
         self.address, self.width, self.height = address, width, height
 
     def oled_at(self, ms):
@@ -258,6 +260,22 @@ class ChipRun:
 
     def text(self):
         return "\n".join(s for _, s in self.console)
+
+    def awake(self, start_ms, end_ms=None):
+        """The share of the time from start_ms to end_ms after t0 (feed to feed) that the
+        core was awake, running instructions, rather than waiting for an interrupt."""
+        import bisect
+        a = bisect.bisect_left(self.feeds, self.t0 + start_ms * 1e6)
+        b = (len(self.feeds) if end_ms is None
+             else bisect.bisect_right(self.feeds, self.t0 + end_ms * 1e6)) - 1
+        if b <= a:
+            raise ValueError("no main-loop passes between %s and %s ms" % (start_ms, end_ms))
+        span = self.feeds[b] - self.feeds[a]
+        return 1 - (self.asleep_at_feed[b] - self.asleep_at_feed[a]) / span
+
+    def speed(self):
+        """Simulated seconds per wall second over the whole run (boot included)."""
+        return self.end / 1e6 / max(1, self.wall_ms)
 
     def read_down(self, start_ms=0):
         """[(ms after t0, key)] of each matrix key the keypad's scan read going down."""
@@ -717,6 +735,55 @@ def figures(covers=50, frequencies=(400000, 1000000), progress=print, keys="dire
     return out
 
 
+POWER_MENU_MS, POWER_OFF_AFTER_MS = 10000, 60000  # the menu left alone; SLEEP at 1 minute
+
+
+def power(covers=20, progress=print):
+    """How much of the time the core is awake (not waiting for an interrupt) on the direct
+    build at 400 kHz with no USB host: in the menu left alone, in a 2-player match by GPIO,
+    and with the screen off (SLEEP set to 1 minute); with each run's simulated seconds per
+    wall second, and press to glass in the match."""
+    progress("  chip: boot and the seed of the first deal")
+    seed = seed_of(run("400 A3 tap 80\n", after_ms=600))
+    out = {"seed": seed}
+    progress("  chip: the menu, left alone for %d s" % (POWER_MENU_MS // 1000))
+    menu = run("", after_ms=POWER_MENU_MS, usb=False)
+    out["menu"] = {"awake": menu.awake(1000), "speed": menu.speed()}
+    script, _, counts = match_script(seed, covers=covers, limit_ms=180000)
+    progress("  chip: a match of %d covers" % counts["covered"])
+    play = run(script, after_ms=800, usb=False)
+    from tools import battery
+    lit = [battery.lit_percent(play.oled_at(ms).frame()) for ms in counts["cover_at"]]
+    out["play"] = {"awake": play.awake(400 + 1500, counts["cover_at"][-1]),
+                   "lit": sum(lit) / len(lit),
+                   "speed": play.speed(), "covers": counts["covered"],
+                   "press_to_glass": _stats(press_to_glass(play, counts["cover_at"],
+                                                           counts["cover_box"]))}
+    progress("  chip: nobody presses a key for %d s (the screen goes off at %d s)"
+             % ((POWER_OFF_AFTER_MS + 15000) // 1000, POWER_OFF_AFTER_MS // 1000))
+    off = run("", after_ms=POWER_OFF_AFTER_MS + 15000, usb=False,
+              nvm=saved_settings(sleep=3))
+    out["screen off"] = {"awake": off.awake(POWER_OFF_AFTER_MS + 2000), "speed": off.speed()}
+    return out
+
+
+def print_power():
+    """make chip ARGS=--power: power() printed."""
+    f = power(progress=lambda line: print(line, file=sys.stderr))
+    ms = {k: v / 1e6 for k, v in f["play"]["press_to_glass"].items() if k != "n"}
+    print("the direct build, I2C at 400 kHz, no USB host (chip twin: rp2040js)")
+    for what in ("menu", "play", "screen off"):
+        print("%-12s awake %5.1f %% of the time; %.2f simulated s per wall s"
+              % (what, 100 * f[what]["awake"], f[what]["speed"]))
+    print("press to glass mean %.1f ms, 95th percentile %.1f ms, worst %.1f ms (%d covers)"
+          % (ms["mean"], ms["p95"], ms["max"], f["play"]["press_to_glass"]["n"]))
+    from tools import battery
+    print("3 AAA cells: about %.0f hours of play (%.0f %% of the glass lit; published "
+          "currents, tools/battery.py)" % (battery.hours(f["play"]["awake"], f["play"]["lit"]),
+                                           f["play"]["lit"]))
+    return 0
+
+
 def print_figures(keys, hz=400000):
     """make chip --figures: figures() of one build at one I2C clock, no USB host, printed."""
     f = figures(frequencies=(hz,), progress=lambda line: print(line, file=sys.stderr),
@@ -763,6 +830,10 @@ def main(argv=None):
                     help="instead of a script: a 2-player match of 50 covers by GPIO at 400 kHz "
                          "with no USB host, and its press to glass (mean, 95th percentile, "
                          "worst) and glass against the desktop twin's (a few minutes)")
+    ap.add_argument("--power", action="store_true",
+                    help="instead of a script: how much of the time the core is awake in the "
+                         "menu, in a match and with the screen off, the twin's speed, press to "
+                         "glass, and the hours of play on 3 AAA cells (a few minutes)")
     args = ap.parse_args(argv)
     if args.flash:
         problem = flash_problem(args.flash)
@@ -774,10 +845,15 @@ def main(argv=None):
         fail("make chip", "--keys makes this tree's UF2 for a build; the %s says its own "
                           "(its settings.toml's CS_KEYS)" % ("--uf2 file" if args.uf2 else
                                                                "flash given with --flash"))
-    if args.figures and (args.uf2 or args.flash or args.script or args.png or args.bus_log
-                         or args.no_display):
-        fail("make chip", "--figures plays its own match on this tree's UF2 (with --keys at "
-                          "most): no --uf2, --flash, --script, --png, --bus-log or --no-display")
+    if args.figures and args.power:
+        fail("make chip", "--figures or --power: one at a time")
+    if (args.figures or args.power) and (args.uf2 or args.flash or args.script or args.png
+                                         or args.bus_log or args.no_display):
+        fail("make chip", "--%s plays its own runs on this tree's UF2: no --uf2, --flash, "
+                          "--script, --png, --bus-log or --no-display"
+             % ("figures" if args.figures else "power"))
+    if args.power and args.keys not in (None, "direct"):
+        fail("make chip", "--power measures the direct build")
     if args.uf2:
         problem = check_uf2(args.uf2)
         if problem:
@@ -787,6 +863,8 @@ def main(argv=None):
         fail("make chip", problem)
     if args.figures:
         return print_figures(args.keys or "direct")
+    if args.power:
+        return print_power()
     text = ""
     if args.script:
         text, why = read_text(args.script)

@@ -9,17 +9,20 @@
 //        as the keypad's scan read the GPIO inputs (key = row * columns + column)
 //   {"k":"pwm","t":ns,"hz":f,"duty":d}             the piezo's PWM slice changed
 //   {"k":"t0","t":ns}                              the first full frame is on the glass
-//   {"k":"feed","t":[ns,...]}                      watchdog feeds (one per main-loop pass)
+//   {"k":"feed","t":[ns,...],"z":[ns,...]}         watchdog feeds (one per main-loop pass),
+//        and at each the time the core had spent asleep (waiting for an interrupt) so far
 //   {"k":"pc","refresh":{addr:n},"big":..,"other":..}  cycles by program counter in
 //        passes that sent 1..256 I2C bytes, more, or none; sampled every 16 instructions
 //        (-1: asleep)
 //   {"k":"scan","t":ns,"pin":n}                    the first GPIO read after a key's edge
 //   {"k":"flash","counts":{...},"log":[...]}       the flash chip's commands (flash.mjs)
-//   {"k":"end","t":ns,"why":text}
+//   {"k":"end","t":ns,"why":text,"asleep":ns,"wall_ms":ms}  the core's time asleep in all,
+//        and the wall time the run took (simulated seconds per wall second)
 import fs from 'node:fs';
 import { RP2040, USBCDC, GPIOPinState } from 'rp2040js';
 import { FLASH_BYTES, FlashChip, applyErase, wire } from './flash.mjs';
 import { Matrix } from './matrix.mjs';
+import { fixTimerAlarms, pendingWakes } from './errata.mjs';
 
 const job = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
@@ -171,6 +174,9 @@ resets.writeUint32 = (offset, value) => {
   });
 };
 
+// TIMER: an alarm armed for the present microsecond fires (errata.mjs).
+fixTimerAlarms(mcu);
+
 let dataBytes = 0, t0 = null;
 function sent(tx) {
   passBytes += tx.d.length;
@@ -202,7 +208,8 @@ function pwmState() {
 // ---- the watchdog's feeds mark the main loop's passes
 // With job.profile, program-counter samples go to one of three histograms at each feed:
 // passes that sent up to 256 I2C bytes (a cover's refresh), more, or none.
-const feeds = [];
+const feeds = [], asleepAtFeed = [];
+let asleep = 0;  // ns the core has waited for an interrupt (WFI)
 const hist = { refresh: new Map(), big: new Map(), other: new Map() };
 let passSamples = new Map(), passBytes = 0;
 const wd = mcu.peripherals[0x40058];
@@ -210,6 +217,7 @@ const wdWrite = wd.writeUint32.bind(wd);
 wd.writeUint32 = (offset, value) => {
   if ((offset & 0xfff) === 4) {
     feeds.push(clock.nanos);
+    asleepAtFeed.push(asleep);
     if (passSamples.size) {
       const into = passBytes === 0 ? hist.other : passBytes <= 256 ? hist.refresh : hist.big;
       for (const [pc, c] of passSamples) into.set(pc, (into.get(pc) || 0) + c);
@@ -242,12 +250,15 @@ cap.schedule(job.max_ms * MS);
 // ---- run: instructions, or straight to the next alarm while the core sleeps (WFI)
 const profile = !!job.profile;
 let n = 0, acc = 0;
+const wallStart = performance.now();
 mcu.core.PC = 0x10000000;
 while (!done) {
+  if (mcu.core.waiting && pendingWakes(mcu.core)) mcu.core.waiting = false;  // (errata.mjs)
   if (mcu.core.waiting) {
     const next = clock.nanosToNextAlarm;
     const step = Number.isFinite(next) && next > 0 ? next : 1000;
     clock.tick(step);
+    asleep += step;
     if (profile && t0 !== null) passSamples.set(-1, (passSamples.get(-1) || 0) + step / 8);
   } else {
     const pc = mcu.core.PC;
@@ -263,9 +274,10 @@ while (!done) {
   }
   if ((n++ & 4095) === 0) pwmState();
 }
-out({ k: 'feed', t: feeds });
+out({ k: 'feed', t: feeds, z: asleepAtFeed });
 out({ k: 'flash', counts: flashChip.counts, log: flashChip.log });
 if (job.flash_out) fs.writeFileSync(job.flash_out, mcu.flash.subarray(0, FLASH_BYTES));
 if (profile) out({ k: 'pc', refresh: Object.fromEntries(hist.refresh),
                    big: Object.fromEntries(hist.big), other: Object.fromEntries(hist.other) });
-out({ k: 'end', t: clock.nanos, why: done });
+out({ k: 'end', t: clock.nanos, why: done, asleep,
+      wall_ms: Math.round(performance.now() - wallStart) });
