@@ -49,6 +49,10 @@ _PRESS = const(1)  # what a key's meaning is (Meaning.what), as firmware/keyfilt
 _TEST = const(6)  # numbers it
 _WAKE = const(7)
 _DEEP_SLEEP_AFTER_MS = const(600000)  # screen off this long: deep sleep, if the board can
+# A pass sleeps at the end (hw.idle) this long at most: the keypad scans on meanwhile but
+# cannot wake it, so a press waits up to this much longer for the glass (docs/BENCH.md).
+_NAP_MS = const(3)
+_NAP_ASLEEP_MS = const(50)  # with the screen off: a press only wakes it
 
 # Code imported when it is wanted and let go after: each is imported once as the app starts,
 # so that its names (which stay in the heap for good) do not arrive in the middle of play.
@@ -132,12 +136,27 @@ class App:
             self._act(action)
         self._maybe_sleep(now)
         self.sound.update(now)
-        if self.kit.changes:
+        drew = self.kit.changes
+        if drew:
             self.kit.changes = 0
             self.display.refresh()
         self.passes += 1
         hw.feed()
-        hw.idle()
+        if keys.asleep:
+            hw.idle(_NAP_ASLEEP_MS)
+            return
+        if drew:  # a pass draws one thing: the next may be waiting, so no nap
+            hw.idle(0)
+            return
+        now = hw.ticks_ms()  # the nap ends when the next note is due, or the computer's press
+        nap = _NAP_MS  # (the game's own timers fire at their due time whenever it is told the
+        sound = self.sound  # time: they need no wake-up)
+        if sound.active:
+            nap = min(nap, ticks_diff(sound.until, now))
+        bot = self.match.bot
+        if bot is not None and bot.wake_at != -1 and self.screen is self.match:
+            nap = min(nap, ticks_diff(bot.wake_at, now))
+        hw.idle(nap if nap > 0 else 0)
 
     def _key(self, m: "Meaning", t: int) -> None:
         """A meaning to the screen on show (the menu pages click and turn to the presser)."""

@@ -120,4 +120,4 @@ def wait_for_key(hw: "Target", screen: "ErrorScreen | None") -> None:
                         return
         if screen is not None:
             screen.advance(hw.ticks_ms())
-        hw.idle()
+        hw.idle(10)  # (a key waits up to 10 ms more: the screen only waits)

@@ -45,7 +45,7 @@ class Sound:
         self.muted = False
         self._pattern = b""
         self._i = 0
-        self._until = 0
+        self.until = 0  # when the note on sounds ends
         self.active = False
 
     def play(self, pattern: bytes, now: int) -> None:
@@ -64,7 +64,7 @@ class Sound:
 
     def update(self, now: int) -> None:
         """Advance to the next note when the current one is over."""
-        if self.active and ticks_diff(now, self._until) >= 0:
+        if self.active and ticks_diff(now, self.until) >= 0:
             self._i += 2
             self._start_note(now)
 
@@ -75,5 +75,5 @@ class Sound:
             self.active = False
             return
         self.buzzer.tone(_HZ[p[self._i]])
-        self._until = ticks_add(now, 10 * p[self._i + 1])
+        self.until = ticks_add(now, 10 * p[self._i + 1])
         self.active = True

@@ -117,8 +117,8 @@ class Target(Protocol):
         """Milliseconds on the board's clock, wrapping at 2**29 (keypad's timestamps)."""
         ...
 
-    def idle(self) -> None:
-        """End of a main-loop pass."""
+    def idle(self, ms: int) -> None:
+        """End of a main-loop pass: sleep ms while the keys are scanned in the background."""
         ...
 
     def feed(self) -> None:

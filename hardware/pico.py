@@ -50,8 +50,18 @@ def ticks_ms() -> int:
     return supervisor.ticks_ms()
 
 
-def idle() -> None:
-    """Called at the end of every main-loop pass."""
+_SECONDS = (0.0, 0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.007, 0.008, 0.009)  # (made
+# once: a float made in every pass would be garbage)
+
+
+def idle(ms: int) -> None:
+    """The end of a main-loop pass: sleep ms. The core waits for interrupts meanwhile
+    (time.sleep); the keypad scans on in the background."""
+    while ms >= 10:
+        time.sleep(0.01)
+        ms -= 10
+    if ms > 0:
+        time.sleep(_SECONDS[ms])
 
 
 def feed() -> None:

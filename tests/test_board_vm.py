@@ -152,7 +152,7 @@ def test_no_block_of_names_is_added_once_the_handheld_has_started(soaked):
 
 def test_the_watchdog_is_fed_every_pass(soaked):
     r, _ = soaked
-    assert r.figures["passes"] > 500000
+    assert r.figures["passes"] > 400000  # (3 ms a pass and its bus time; 50 ms, screen off)
     assert r.figures["starved"] == 0 and r.figures["worst_feed_gap"] == 0
 
 

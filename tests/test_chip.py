@@ -121,6 +121,29 @@ def test_press_to_glass_is_within_16_ms_at_the_95th_percentile(played):
     assert stats["p95"] <= 16e6, sorted(round(t / 1e6, 1) for t in ns)
 
 
+def test_the_core_sleeps_between_the_passes_of_a_match(played):
+    """A pass with nothing to do sleeps (time.sleep: the core waits for an interrupt) until
+    the next note or 3 ms: the keypad scans on, the glass still follows within 16 ms."""
+    run, seed, script, checks, counts = played
+    assert run.awake(1900, counts["cover_at"][-1]) < 0.6
+
+
+@pytest.fixture(scope="module")
+def resting(flashed):
+    """Nobody presses a key: the menu, then the screen off after the SLEEP setting's
+    minute, as on batteries."""
+    return chip.run("", uf2=flashed, usb=False, after_ms=chip.POWER_OFF_AFTER_MS + 6000,
+                    nvm=chip.saved_settings(sleep=3))
+
+
+def test_left_alone_the_core_sleeps_most_of_the_time_and_more_with_the_screen_off(resting):
+    off = chip.POWER_OFF_AFTER_MS
+    menu, dark = resting.awake(1000, off - 1000), resting.awake(off + 1000)
+    assert menu < 0.5 and dark < 0.2 and dark < menu / 2, (menu, dark)
+    assert not any(resting.oled_at(off + 5000).frame())  # (the screen is off)
+    assert any(resting.oled_at(off - 1000).frame())
+
+
 def test_the_self_test_names_every_button_pressed_by_gpio(flashed):
     from tools.play import KEY_NAMES
     lines = ["%d A1 tap 80" % (400 + 300 * i) for i in range(6)]  # DOWN to SELF TEST

@@ -397,8 +397,61 @@ def chip_memory_section():
     return title, header, rows, note
 
 
+# The chip before the main loop slept (683d821: hw.idle() empty), `make chip ARGS=--power`
+# on that tree with this one's chip twin: a record, as the desktop sections' baselines are.
+NEVER_SLEPT = {"menu": (1.000, 0.51), "play": (1.000, 0.45), "screen off": (1.000, 0.44),
+               "press_to_glass": (11.8, 12.4, 12.6)}
+
+
+def chip_power_section():
+    """The chip asleep and awake: the sleeping main loop, its speed and the batteries."""
+    from tools import battery, chip
+    title = "On the chip: awake, asleep, and hours on batteries"
+    header = ("figure", "before (the loop never slept)", "now", "target / source")
+    missing = chip.missing()
+    if missing:
+        return title, header, [], "Not measured in this run: " + missing
+    f = chip.power(progress=lambda line: print(line, file=sys.stderr))
+    rows = []
+    for what in ("menu", "play", "screen off"):
+        rows.append(("the core awake (not waiting for an interrupt), %s" % what,
+                     "%.0f %%" % (100 * NEVER_SLEPT[what][0]),
+                     "%.1f %%" % (100 * f[what]["awake"]), "measured (chip twin)"))
+    for what in ("menu", "play", "screen off"):
+        rows.append(("the chip twin's simulated seconds per wall second, %s" % what,
+                     "%.2f" % NEVER_SLEPT[what][1], "%.2f" % f[what]["speed"],
+                     "report (this machine)"))
+    p = f["play"]["press_to_glass"]
+    rows.append(("press to glass, mean / 95th pct / worst (%d covers)" % p["n"],
+                 "%.1f / %.1f / %.1f ms" % NEVER_SLEPT["press_to_glass"],
+                 "%.1f / %.1f / %.1f ms" % (p["mean"] / 1e6, p["p95"] / 1e6, p["max"] / 1e6),
+                 "<= 16 ms at the 95th pct"))
+    lit = f["play"]["lit"]
+    rows.append(("a Pico's current in play at VSYS 5 V",
+                 "%.1f mA" % battery.board_ma(NEVER_SLEPT["play"][0]),
+                 "%.1f mA" % battery.board_ma(f["play"]["awake"]),
+                 "published figures (tools/battery.py)"))
+    rows.append(("hours of play on 3 AAA cells (the OLED %.0f %% lit)" % lit,
+                 "%.0f h" % battery.hours(NEVER_SLEPT["play"][0], lit),
+                 "%.0f h" % battery.hours(f["play"]["awake"], lit),
+                 "estimate (tools/battery.py)"))
+    note = ("Made by `make bench` (tools/chip.py power(), also `make chip ARGS=--power`): the "
+            "direct build at 400 kHz with no USB host, in rp2040js: the menu left alone for "
+            "10 s, a 2-player match of %d covers by GPIO, and nobody pressing a key until the "
+            "screen goes off (SLEEP 1 minute). A pass with nothing to do sleeps 3 ms at most "
+            "(time.sleep: the core waits for an interrupt; the keypad's 1 ms scans wake it and "
+            "go on), less when a note or the computer's press is due, 50 ms with the screen "
+            "off. The awake share counts the time the emulated core executes instructions; "
+            "the speed is this machine's. The currents are not measured: they are published "
+            "figures for a Pico and an SSD1306 module, named in tools/battery.py; on the "
+            "RP2040 waiting for an interrupt keeps every clock running, so sleeping saves "
+            "little current, though the core sleeps most of the time."
+            % f["play"]["covers"])
+    return title, header, rows, note
+
+
 SECTIONS = (engine_section, board_vm_section, display_section, loop_section, sim_section,
-            chip_section, chip_memory_section)
+            chip_section, chip_power_section, chip_memory_section)
 
 
 def render(sections):

@@ -4,7 +4,7 @@ The real Adafruit displayio (Blinka) and SSD1306 driver send real bytes over a v
 I2C bus to a decoded SSD1306 (what the glass would show, and every byte counted); a
 virtual key scanner gives the board's EventQueue semantics and timestamps; the buzzer,
 nvm and clock are stand-ins. Two clocks: simulated (deterministic: each main-loop pass
-takes pass_ms plus the I2C time of the bytes it sent) or real time (for play).
+takes pass_ms, its work and its nap, plus the I2C time of the bytes it sent) or real time (for play).
 
 The firmware's keys, nvm and i2c have only their CircuitPython names; tests and front
 ends work them through their test drivers: buttons (Buttons), flash (Flash), bus (Bus).
@@ -435,17 +435,19 @@ class Handheld:
         """Milliseconds since power-on (never wraps)."""
         return self.clock.elapsed
 
-    def idle(self):
-        """End of a main-loop pass: time moves on (simulated) or the front end runs (real)."""
+    def idle(self, ms):
+        """End of a main-loop pass, which sleeps ms: the front end runs, then time moves on
+        (real time, or simulated: pass_ms covers a pass's work and a nap up to as long, a
+        longer nap is its own length, and the I2C time of the bytes the pass sent is added)."""
         if self.on_idle is not None:
             self.on_idle(self)
         if self.realtime:
-            time.sleep(0.002)
+            time.sleep(ms / 1000)
             return
         span = self.bus.since(self._mark)
         self._mark = self.bus.mark()
         bus_ms = int(span.seconds(self.bus.frequency) * 1000 + 0.999)
-        self.busy(self.pass_ms + bus_ms)
+        self.busy(max(self.pass_ms, ms) + bus_ms)
 
     def busy(self, ms):
         """Simulated time spent working; the watchdog fires if it is not fed in time."""

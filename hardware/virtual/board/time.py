@@ -7,8 +7,17 @@ here sleep() moves the bench's clock on by that much: the key script goes on mea
 import vmbench as _bench
 
 
+_ms = {}  # seconds -> ms for the lengths slept before: no float arithmetic (each result a
+# new float on this VM's heap, where the board's C makes none) when a main loop naps
+
+
 def sleep(seconds):
     """Wait for seconds (a float), rounded to whole milliseconds as the board does."""
-    if seconds < 0:
-        raise ValueError("sleep length must be non-negative")
-    _bench.sleep(int(seconds * 1000 + 0.5))
+    ms = _ms.get(seconds)
+    if ms is None:
+        if seconds < 0:
+            raise ValueError("sleep length must be non-negative")
+        ms = int(seconds * 1000 + 0.5)
+        if len(_ms) < 16:
+            _ms[seconds] = ms
+    _bench.sleep(ms)

@@ -9,7 +9,8 @@ Time: `wall` is milliseconds since the bench started; supervisor.ticks_ms() is
 0x1FFF0000 at every power-on (as on a Pico) plus the time since, wrapping at 2**29.
 Time moves only at the end of a main-loop pass (see pass_end): pass_ms plus the I2C time
 of the bytes the pass sent, so a run is the same on every machine; and while the firmware
-sleeps (time.sleep, see sleep), by the time it sleeps.
+sleeps (time.sleep, see sleep), by the time it sleeps. pass_ms is a pass's work and its
+nap together: a pass that slept that long or longer takes no more than its sleep.
 
 The key script is read as it is needed (a line at a time, so a long soak costs no heap):
     <wall ms> <gpio> 1|0      the button on GPIO n closes (1) or opens (0)
@@ -67,6 +68,7 @@ starved = 0  # passes that ended without a feed while the watchdog ran
 worst_feed_gap = 0
 bus_bytes = 0  # every byte on the I2C wires, address bytes included
 _bus_mark = 0
+_slept = 0  # ms slept (time.sleep) since the last pass ended
 refreshes = 0
 oled = ssd1306.SSD1306()  # the OLED's controller: its registers and GDDRAM
 glass = bytearray(1024)  # what a shot draws into
@@ -230,6 +232,7 @@ def check_fault():
 def pass_end():
     """The key queue ran dry: the end of a main-loop pass. Time moves on here."""
     global passes, fed, starved, wall, _bus_mark, _next_minute, worst_feed_gap, passes_since_boot
+    global _slept
     passes += 1
     passes_since_boot += 1
     if wd_mode:
@@ -246,7 +249,9 @@ def pass_end():
         names("started")
     bus = bus_bytes - _bus_mark
     _bus_mark = bus_bytes
-    wall += pass_ms + (bus * 9 * 1000 + i2c_hz - 1) // i2c_hz
+    work = pass_ms - _slept  # (pass_ms is a pass's work and its nap: a nap up to as long
+    _slept = 0  # is in it, a longer one is its own length)
+    wall += (work if work > 0 else 0) + (bus * 9 * 1000 + i2c_hz - 1) // i2c_hz
     if wd_mode and wall - wd_fed_wall > wd_timeout_ms:
         reset("watchdog")
     if wall >= _next_minute:
@@ -262,7 +267,8 @@ def sleep(ms):
     """time.sleep(): the CPU waits ms while time passes, as in pass_end but with no pass:
     the background keypad scans go on, the script's contact changes and commands come at
     their times, and a watchdog that is not fed meanwhile resets the board when it runs out."""
-    global wall
+    global wall, _slept
+    _slept += ms
     end = wall + ms
     while True:
         t = next_change()
