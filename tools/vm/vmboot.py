@@ -53,8 +53,8 @@ def main():
     import alarm
     for name in _STANDINS:  # the board's C modules cost it no heap: load them before counting
         __import__(name)
-    if bench.setting("CS_KEYS") == "matrix":  # keypad.KeyMatrix too, on the build that scans
-        import KeyMatrix  # noqa: F401  # one (keypad.py loads it on first use)
+    if bench.setting("CS_KEYS") == "matrix":  # and keypad.KeyMatrix's (C on the board) on the
+        import KeyMatrix  # noqa: F401  # build that scans one; keypad.py loads it elsewhere
     if why == "deep sleep wake":
         bench.note("woken by the pin alarm")
         woke = object.__new__(alarm.pin.PinAlarm)  # the RP2040 does not record the pin
