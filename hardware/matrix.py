@@ -13,16 +13,18 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from microcontroller import Pin
 
 
-def pins(cfg: dict) -> "tuple[list[microcontroller.Pin], list[microcontroller.Pin], Pin]":
-    """The row pins (A near, A far, B far, B near), the column pins and MENU's pin."""
-    rows = [getattr(board, n) for n in cfg["CS_MATRIX_ROWS"].split(",")]
-    columns = [getattr(board, n) for n in cfg["CS_MATRIX_COLUMNS"].split(",")]
-    return rows, columns, getattr(board, cfg["CS_MENU"])
+def pins(values: dict) -> "tuple[list[microcontroller.Pin], list[microcontroller.Pin], Pin]":
+    """The row pins (A near, A far, B far, B near), the column pins and MENU's pin, from
+    the settings' values (hardware/config.py)."""
+    rows = [getattr(board, n) for n in values["CS_MATRIX_ROWS"].split(",")]
+    columns = [getattr(board, n) for n in values["CS_MATRIX_COLUMNS"].split(",")]
+    return rows, columns, getattr(board, values["CS_MENU"])
 
 
-def keys(wiring: "tuple | list", interval: float) -> "tuple[keypad.KeyMatrix, keypad.Keys]":
+def keys(key_pins: "tuple | list", interval: float) -> "tuple[keypad.KeyMatrix, keypad.Keys]":
     """The matrix's scanner and MENU's, from pins()."""
-    return (keypad.KeyMatrix(wiring[0], wiring[1], columns_to_anodes=True, interval=interval,
-                             max_events=64, debounce_threshold=DEBOUNCE_SCANS),
-            keypad.Keys((wiring[2],), value_when_pressed=False, pull=True, interval=interval,
+    return (keypad.KeyMatrix(key_pins[0], key_pins[1], columns_to_anodes=True,
+                             interval=interval, max_events=64,
+                             debounce_threshold=DEBOUNCE_SCANS),
+            keypad.Keys((key_pins[2],), value_when_pressed=False, pull=True, interval=interval,
                         max_events=8, debounce_threshold=DEBOUNCE_SCANS))

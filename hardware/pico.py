@@ -7,7 +7,8 @@ a keypad.Keys of its own.
 Pins and the I2C clock come from settings.toml (os.getenv); a missing or bad value falls
 back to the default of hardware/pinmap.py and the console says which. Nothing happens at
 import time: code.py calls init(). What only init() needs (the settings reader, the pin
-map, the display opener) is imported there and let go afterwards: about 4 KB of heap.
+map, the display opener, the matrix build's scanner maker) is imported there and let go
+afterwards: about 4 KB of heap.
 """
 import os
 import sys
@@ -188,7 +189,7 @@ def init(**_options: object) -> "Target":
     nvm = microcontroller.nvm  # type: ignore[assignment]  # None only on boards without nvm
     sleep_memory = alarm.sleep_memory
     _watchdog = _start_watchdog()
-    _unload("config", "oled", "pinmap")
+    _unload("config", "oled", "pinmap", "matrix")
     return sys.modules[__name__]  # type: ignore[return-value]  # this module is the target
 
 

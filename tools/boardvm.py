@@ -235,6 +235,18 @@ class Run:
                 with open(os.path.join(out_dir, "nvm-%d.bin" % n), "rb") as f:
                     self.nvm_copies.append(f.read())
 
+    def name_pools(self):
+        """[(qstr pools at a start's first pass, at its end)] for each start of code.py that
+        ran a pass and ended with the bench's names line."""
+        pairs, started = [], None
+        for when, pools in self.name_blocks:
+            if when == "started":
+                started = pools
+            elif started is not None:
+                pairs.append((started, pools))
+                started = None
+        return pairs
+
     def said(self, text):
         """The events whose text contains text."""
         return [e for e in self.events if text in e[1]]
@@ -286,15 +298,18 @@ def run(tree, *, script="", heap="120K", stop_at=-1, seed=1, pass_ms=3, display=
         with open(script_path, "w") as f:
             f.write(script)
         env = dict(os.environ, MICROPYPATH=board_path(bench))
-        argv = [vm, "-X", "heapsize=" + heap, os.path.join(bench, "vmboot.py"),
-                "tree=" + tree, "state=" + state_path, "out=" + out_dir, "script=" + script_path,
-                "stop_at=%d" % stop_at, "seed=%d" % seed, "pass_ms=%d" % pass_ms,
-                "display=%d" % display, "probe=%d" % probe]
+        options = ["state=" + state_path, "out=" + out_dir, "script=" + script_path,
+                   "stop_at=%d" % stop_at, "seed=%d" % seed, "pass_ms=%d" % pass_ms,
+                   "display=%d" % display, "probe=%d" % probe]
         if settings is not None:
             settings_path = os.path.join(tmp, "settings.toml")
             with open(settings_path, "w") as f:
                 f.write(settings)
-            argv.append("settings=" + settings_path)
+            options.append("settings=" + settings_path)
+        options_path = os.path.join(tmp, "options")  # (vmboot.py: not on its command line)
+        with open(options_path, "w") as f:
+            f.write("".join(o + "\n" for o in options))
+        argv = [vm, "-X", "heapsize=" + heap, os.path.join(bench, "vmboot.py"), options_path]
         for _ in range(max_boots):
             p = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tree,
                                timeout=timeout)

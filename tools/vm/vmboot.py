@@ -1,7 +1,12 @@
 """Power on the virtual board in CircuitPython's VM and run code.py once, as the supervisor does.
 
-    circuitpython32 -X heapsize=90K vmboot.py tree=DIR state=FILE out=DIR [script=FILE]
-        [stop_at=MS] [pass_ms=3] [display=1|0] [seed=N] [probe=1] [settings=FILE]
+    cd CIRCUITPY && circuitpython32 -X heapsize=90K vmboot.py OPTIONS_FILE
+
+run in the CIRCUITPY tree, with OPTIONS_FILE's lines
+    state=FILE out=DIR [script=FILE] [stop_at=MS] [pass_ms=3] [display=1|0] [seed=N]
+    [probe=1] [settings=FILE]
+(a file, not the command line: the VM keeps each word of its command line in the heap as
+an interned name, names the board does not have; see vmbench.names()).
 
 MICROPYPATH must put the bench folder first (tools/boardvm.bench_dir: the stand-ins for
 the board's C modules, the chips' models, this script), then the CIRCUITPY tree and its
@@ -31,23 +36,25 @@ def _heap(label):
 
 def main():
     args = {}
-    for a in sys.argv[1:]:
-        k, v = a.split("=", 1)
-        args[k] = v
-    tree = args["tree"]
+    with open(sys.argv[1]) as f:
+        for line in f:
+            k, v = line.rstrip("\n").split("=", 1)
+            args[k] = v
     bench.pass_ms = int(args.get("pass_ms", "3"))
     bench.powered_display = args.get("display", "1") == "1"
-    bench.settings_path = args.get("settings", tree + "/settings.toml")
+    bench.settings_path = args.get("settings", "settings.toml")
     bench._rng = int(args.get("seed", "1"))
     why = bench.load_state(args["state"])
     if "script" in args:
         bench.open_script(args["script"], int(args.get("stop_at", "-1")))
     bench.out_dir = args["out"]
-    with open(tree + "/code.py") as f:
+    with open("code.py") as f:
         code = f.read()
     import alarm
     for name in _STANDINS:  # the board's C modules cost it no heap: load them before counting
         __import__(name)
+    if bench.setting("CS_KEYS") == "matrix":  # and keypad.KeyMatrix's (C on the board) on the
+        import KeyMatrix  # noqa: F401  # build that scans one; keypad.py loads it elsewhere
     if why == "deep sleep wake":
         bench.note("woken by the pin alarm")
         woke = object.__new__(alarm.pin.PinAlarm)  # the RP2040 does not record the pin

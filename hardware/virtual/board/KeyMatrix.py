@@ -1,6 +1,7 @@
 """keypad.KeyMatrix's stand-in, in a file of its own as the board's is in C
 (shared-module/keypad/KeyMatrix.c), so that the VM interns its names only when a board
-scans a matrix: keypad.py loads it when keypad.KeyMatrix is first asked for.
+scans a matrix: keypad.py loads it when keypad.KeyMatrix is first asked for (the board
+VM's boot script, before it counts the heap, on the matrix build).
 
 Keys on a matrix of row and column pins, a diode each (no ghosts), scanned a row at a
 time, every column of the row read; key number = row * len(column_pins) + column. A key is

@@ -118,7 +118,7 @@ def _read_next():
             return
         _lines += 1
         words = line.split()
-        if words and words[0][0] != "#":
+        if words and not words[0].startswith("#"):
             _next = words
             _next[0] = int(_next[0])
             return
@@ -189,7 +189,9 @@ def save_state(path, why):
 
 def apply_until(t):
     """Apply every scripted contact change up to wall time t (commands wait for pass_end)."""
-    while _next is not None and _next[0] <= t and _next[1][0] in "0123456789":
+    # (a slice, not what[0]: the VM interns a str's indexed character as a name, one more
+    # the board would not have, and a block of names fills at a few more: see names())
+    while _next is not None and _next[0] <= t and _next[1][:1] in "0123456789":
         what = _next[1]
         dot = what.find(".")  # a matrix key: row.column
         contact[int(what) if dot < 0 else
@@ -292,7 +294,12 @@ def sleep(ms):
 def names(when):
     """How many blocks of interned names (qstr pools) the VM holds: a BENCH line, then the
     VM's own "qstr pool: n_pool=..." line. A block added after start-up needs a large
-    piece of a heap that is by then in pieces."""
+    piece of a heap that is by then in pieces. The blocks double: 20, 40, ... 640 names,
+    1,260 in six; the seventh, for 1,280, is 9 KB. The VM's count holds the bench's names
+    too (about 470 at boot: the stand-ins', their files'), which the board has in flash
+    or not at all, so the bench keeps its own few: its options come from a file, not the
+    command line (whose words the VM interns), and it indexes no character out of a str
+    (the VM interns that character), which would add a name mid-run."""
     import micropython
     print("BENCH names %s" % when)
     micropython.qstr_info()
@@ -422,7 +429,7 @@ def setting(key, default=None):
     with f:
         for line in f:
             line = line.strip()
-            if not line or line[0] == "#" or "=" not in line:
+            if not line or line.startswith("#") or "=" not in line:
                 continue
             k, v = line.split("=", 1)
             if k.strip() != key:
