@@ -131,7 +131,8 @@ class Touch:
 
     def hold(self, name, down):
         if down:
-            box = self.page.locator('[data-key="%s"]' % name).bounding_box()
+            seat = "A" if name == "MENU" else name[0]  # (MENU: A's)
+            box = self.page.locator('#seat%s [data-key="%s"]' % (seat, name)).bounding_box()
             self.held[name] = {"x": box["x"] + box["width"] / 2,
                                "y": box["y"] + box["height"] / 2, "id": self.fingers}
             self.fingers += 1
@@ -174,19 +175,32 @@ def test_the_page_boots_to_the_main_menu_of_the_golden_from_its_own_folder(page,
 
 def _match(page, keys):
     """A short 2-player match on the page: the first key deals it; its seed makes the rest
-    on the desktop twin (chip.match_script), whose glass the page's must equal."""
+    on the desktop twin (chip.match_script), whose glass the page's must equal; at the end
+    MENU held (a held key stays held) pauses it. The piezo is muted until the first key,
+    then plays the firmware's tones: the covers' clicks among them."""
+    from firmware import keyfilter, sound
     first = "400 A3 tap 80\n"
+    page.at(300)
+    assert page.page.evaluate("window.chip.heard()") is None  # muted: no key yet
     play(page, keys, first, [])
     page.at(1000)
     seed = page.seed()
     script, checks, counts = chip.match_script(seed, covers=4, limit_ms=4500)
     assert script.startswith(first) and counts["covered"] >= 4, (script, counts)
-    rest = script[len(first):]
-    got = play(page, keys, rest, checks)
+    hold = checks[-1] + 100
+    script += "%d MENU down\n%d MENU up\n" % (hold, hold + keyfilter._PAUSE_HOLD_MS + 300)
+    checks += [hold + keyfilter._PAUSE_HOLD_MS + 600]
+    got = play(page, keys, script[len(first):], checks)
     want = chip.desktop_run(script, seed, checks)[0]
     for ms, g, w in zip(checks, got, want):
         assert g == w, "at %d ms after the first frame:\n%s" % (ms, frame_diff(g, w))
-    assert len(set(got)) >= 4  # the deal and the covers changed the glass
+    assert len(set(got)) >= 5 and got[-1] != got[-2]  # the deal, covers, then the pause
+    # (within 3%: CircuitPython's PWM divider and TOP make 1606 Hz of the 1568 asked)
+    heard = [hz for hz in page.page.evaluate("window.chip.heard()") if hz]
+    near = [[t for t in sound._HZ if t and abs(hz - t) <= t * 0.03] for hz in heard]
+    assert heard and all(near), " ".join(map(str, sorted(set(heard))))
+    for click in (sound.COVER_A, sound.COVER_B):
+        assert [sound._HZ[click[0]]] in near, " ".join(map(str, sorted(set(heard))))
 
 
 def test_a_match_by_keyboard_shows_what_the_desktop_twin_shows(page):

@@ -43,7 +43,7 @@ function showStatus() {
 
 // ---- the piezo: a square wave at the PWM's frequency, silent at duty 0
 class Sound {
-  constructor() { this.ctx = null; this.tone = { hz: 0, duty: 0 }; }
+  constructor() { this.ctx = null; this.tone = { hz: 0, duty: 0 }; this.heard = []; }
 
   unlock() {  // browsers allow sound only after a touch or a key
     if (this.ctx) return;
@@ -66,6 +66,8 @@ class Sound {
     this.tone = tone;
     if (!this.ctx) return;
     const now = this.ctx.currentTime, on = tone.hz >= 20 && tone.duty > 0;
+    this.heard.push(on ? Math.round(tone.hz) : 0);  // what went out, for the page's tests
+    if (this.heard.length > 256) this.heard.shift();
     if (on) this.osc.frequency.setValueAtTime(Math.min(tone.hz, 20000), now);
     // louder towards half duty, as a piezo is
     this.gain.gain.setValueAtTime(on ? 0.25 * Math.min(tone.duty, 1 - tone.duty) * 2 : 0, now);
@@ -223,8 +225,9 @@ async function start() {
   const draw = Glass($('glass'), oled);
 
   // what the page's tests read: simulated ms since the first frame, a stop (ms after the
-  // first frame: the chip waits there until it is moved), the speed
+  // first frame: the chip waits there until it is moved), the speed, the tones played
   window.chip = {
+    heard: () => (sound.ctx ? sound.heard : null),
     ms: () => (t0 === null ? null : (clock.nanos - t0) / 1e6),
     stopAt(ms) { stopMs = ms; stopNs = ms === null ? Infinity : t0 === null ? Infinity : t0 + ms * 1e6; },
     speed: 0,
