@@ -167,6 +167,9 @@ def test_the_page_boots_to_the_main_menu_of_the_golden_from_its_own_folder(page,
     assert got == golden("menu"), frame_diff(got, golden("menu"))
     assert all(url.startswith(served[0]) for url in page.requests), page.requests
     assert any(line == "chip: California Speed dev" for line in page.said), page.said
+    page.at(1500)  # (a second: the speed is measured over one)
+    assert re.match(r"(\d\.\d+x )?real time", page.page.text_content("#status")), \
+        page.page.text_content("#status")
     with open(served[1] + "/LICENSES.txt") as f:
         licences = f.read()
     for what in ("CircuitPython, MIT", "rp2040js 1.4.1", "boot ROM, BSD-3-Clause"):

@@ -168,7 +168,11 @@ def main(argv=None):
         fail("make web", "%s stopped (exit %d)" % (os.path.basename(e.cmd[0]), e.returncode))
     print("the page                      %s/index.html" % args.out)
     if args.shot:
-        shot(args.shot, args.out)
+        from playwright.sync_api import Error as BrowserError
+        try:
+            shot(args.shot, args.out)
+        except BrowserError as e:
+            fail("make web", "the page in Chromium: %s" % str(e).splitlines()[0])
         print("picture                       %s" % args.shot)
     if args.serve:
         try:

@@ -270,11 +270,11 @@ async function start() {
       nvmDirty = false;
     }
     if (changed) { draw(); changed = false; }
-    if (now - window0.wall >= 1000) {
+    if (clock.nanos >= stopNs) window0 = { wall: now, sim: clock.nanos };  // held: not slow
+    else if (now - window0.wall >= 1000) {
       const speed = (clock.nanos - window0.sim) / 1e6 / (now - window0.wall);
       window.chip.speed = speed;
-      const held = clock.nanos >= stopNs;
-      status.speed = stopped || (held ? 'held' : speed >= 0.95 ? 'real time'
+      status.speed = stopped || (speed >= 0.95 ? 'real time'
         : speed.toFixed(speed < 0.1 ? 2 : 1) + 'x real time');
       showStatus();
       window0 = { wall: now, sim: clock.nanos };
