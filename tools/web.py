@@ -31,7 +31,6 @@ DEFAULT_OUT = os.path.join("dist", "web")
 MARK = ".california-speed-web"  # in a folder make web wrote, so it may write there again
 UF2 = "california-speed.uf2"
 BOOTROM = "bootrom-b1.bin"
-FILES = ("index.html", "chip.js", "board.json", UF2, BOOTROM, "LICENSES.txt", MARK)
 LICENCES = (("licences/circuitpython.txt", "CircuitPython, MIT"),
             ("node_modules/rp2040js/LICENSE", "rp2040js 1.4.1 (bundled in chip.js), "
              "github.com/wokwi/rp2040js, MIT"),

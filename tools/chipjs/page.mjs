@@ -164,7 +164,7 @@ function listenToKeyboard(board, buttons) {
 }
 
 // ---- the glass
-function Glass(canvas, oled) {
+function painter(canvas, oled) {  // draws the glass on the canvas
   const ctx = canvas.getContext('2d');
   const image = ctx.createImageData(oled.width, oled.height);
   const frame = new Uint8Array(oled.width * oled.height);
@@ -221,8 +221,8 @@ async function start() {
   });
   const piezo = new Piezo(mcu, board.piezo);
   let stopped = '';
-  mcu.peripherals[0x40058].onWatchdogTrigger = () => { stopped = 'the watchdog reset the chip'; };
-  const draw = Glass($('glass'), oled);
+  mcu.peripherals[0x40058].onWatchdogTrigger = () => { stopped = 'the watchdog fired (the firmware hung): reload the page to start again'; };
+  const draw = painter($('glass'), oled);
 
   // what the page's tests read: simulated ms since the first frame, a stop (ms after the
   // first frame: the chip waits there until it is moved), the speed, the tones played
