@@ -79,3 +79,16 @@ bundle: $(STAMP)
 .PHONY: chipnvm
 chipnvm: $(STAMP)
 	@$(PY) -m tools.chipnvm $(ARGS)
+
+# The handheld as a static web page: the direct build's UF2 on rp2040js in the browser
+# (tools/web.py): make web writes dist/web/; make web-serve also serves it on 127.0.0.1
+# (ARGS="--port 8000" for a given port); make web-shot makes the README's docs/web.png.
+.PHONY: web web-serve web-shot
+web: $(STAMP)
+	@$(PY) -m tools.web $(ARGS)
+
+web-serve: $(STAMP)
+	@$(PY) -m tools.web --serve $(ARGS)
+
+web-shot: $(STAMP)
+	@$(PY) -m tools.web --version dev --shot docs/web.png $(ARGS)

@@ -23,6 +23,8 @@ const CMD = { WREN: 0x06, WRDI: 0x04, RDSR: 0x05, RDSR2: 0x35, PP: 0x02, SE: 0x2
 const ERASE_BYTES = { [CMD.SE]: 4096, [CMD.BE32]: 32768, [CMD.BE64]: 65536 };
 const JEDEC_ID = [0xef, 0x40, 0x15];  // Winbond, SPI NOR, 16 Mbit
 
+const hex = (bytes) => bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
+
 export function applyProgram(flash, addr, data) {
   // A page program: each byte ANDs into the array, wrapping within its 256-byte page.
   const page = addr & ~0xff;
@@ -94,7 +96,7 @@ export class FlashChip {
       this.busyUntil = now + this.times.program;
       this.counts.program++;
       this.log.push({ cmd: 'program', t: now, end: this.busyUntil, addr,
-                      data: Buffer.from(data).toString('hex') });
+                      data: hex(data) });
     } else {
       applyErase(this.flash, addr, erase);
       this.busyUntil = now + this.times[erase === 4096 ? 'sector' : erase === 32768 ? 'block32'

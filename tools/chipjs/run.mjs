@@ -19,8 +19,10 @@
 //   {"k":"end","t":ns,"why":text,"asleep":ns,"wall_ms":ms}  the core's time asleep in all,
 //        and the wall time the run took (simulated seconds per wall second)
 import fs from 'node:fs';
-import { RP2040, USBCDC, GPIOPinState } from 'rp2040js';
-import { FLASH_BYTES, FlashChip, applyErase, wire } from './flash.mjs';
+import { RP2040, USBCDC } from 'rp2040js';
+import { bootselReleased, flashUf2, loadBootrom, NVM_AT, Piezo, pressButton, releaseButtons,
+         wireDisplay } from './board.mjs';
+import { FLASH_BYTES, FlashChip, wire } from './flash.mjs';
 import { Matrix } from './matrix.mjs';
 import { fixTimerAlarms, pendingWakes } from './errata.mjs';
 
@@ -30,44 +32,24 @@ const MS = 1e6;
 
 const mcu = new RP2040();
 mcu.logger = { debug() {}, info() {}, warn() {}, error() {} };
-const rom = fs.readFileSync(job.bootrom);
-mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.byteLength >> 2));
+loadBootrom(mcu, fs.readFileSync(job.bootrom));
 
-// The flash: the whole 2 MB from job.flash (a board switched off and on again), else erased.
+// The flash: the whole 2 MB from job.flash (a board switched off and on again), else erased;
+// the UF2 written over it (tools/chip.py checked it), then the nvm sector from job.nvm.
 if (job.flash) mcu.flash.set(fs.readFileSync(job.flash).subarray(0, FLASH_BYTES), 0);
-// The one UF2 a classroom drags onto RPI-RP2 (CircuitPython's image and the CIRCUITPY
-// drive; tools/chip.py checked it): 512-byte blocks, each 256 bytes for a flash address,
-// written as the boot ROM writes a file dragged onto RPI-RP2: each 4 KB sector a block
-// falls in is erased, then programmed. Sectors no block falls in keep what they held.
-if (job.uf2) {
-  const uf2 = fs.readFileSync(job.uf2), erased = new Set();
-  for (let at = 0; at + 512 <= uf2.length; at += 512) {
-    const b = uf2.subarray(at, at + 512);
-    if (b.readUInt32LE(0) !== 0x0a324655 || b.readUInt32LE(4) !== 0x9e5d5157) continue;
-    const offset = b.readUInt32LE(12) - 0x10000000, size = b.readUInt32LE(16);
-    const sector = offset & ~0xfff;
-    if (!erased.has(sector)) { erased.add(sector); applyErase(mcu.flash, sector, 4096); }
-    mcu.flash.set(b.subarray(32, 32 + size), offset);
-  }
-}
-if (job.nvm) mcu.flash.set(fs.readFileSync(job.nvm), 0x100000 - 4096);
+if (job.uf2) flashUf2(mcu, fs.readFileSync(job.uf2));
+if (job.nvm) mcu.flash.set(fs.readFileSync(job.nvm), NVM_AT);
 
-// CircuitPython reads BOOTSEL through the QSPI chip select (SIO GPIO_HI_IN bit 1), which
-// rp2040js reads as low, "held": released means high.
 // The first read of the GPIO inputs (SIO GPIO_IN) after a key's edge is the keypad's scan
 // that sees it: {"k":"scan","t":ns,"pin":n} (a scan runs from a timer interrupt: while the
 // flash is programmed or erased, interrupts are off and none runs).
 // On the matrix build each read of the inputs also tells what the scan sees (matrix.read).
-const sioRead = mcu.sio.readUint32.bind(mcu.sio);
 const unseen = [];
 let matrix = null;
-mcu.sio.readUint32 = (offset) => {
-  if (offset === 0x004 && unseen.length) {
-    for (const pin of unseen.splice(0)) out({ k: 'scan', t: clock.nanos, pin });
-  }
-  if (offset === 0x004 && matrix) matrix.read();
-  return offset === 0x008 ? sioRead(offset) | 2 : sioRead(offset);
-};
+bootselReleased(mcu, () => {
+  if (unseen.length) for (const pin of unseen.splice(0)) out({ k: 'scan', t: clock.nanos, pin });
+  if (matrix) matrix.read();
+});
 const clock = mcu.clock;
 
 // ---- the flash chip on the SSI: program and erase change the array (tools/chipjs/flash.mjs)
@@ -90,119 +72,37 @@ if (cdc) cdc.onSerialData = (buf) => {
   }
 };
 
-// ---- buttons: released pins read high (the board's pull-ups), pressed low
-for (const pin of job.keys) mcu.gpio[pin].setInputValue(true);
+releaseButtons(mcu, job.keys);
 // ---- the matrix build's 24 keys: diodes between row and column pins (matrix.mjs)
 if (job.matrix) {
   matrix = new Matrix(mcu, job.matrix, (key, down) => out({ k: 'read', t: clock.nanos, key,
                                                              down: down ? 1 : 0 }));
 }
 
-// ---- the I2C wires: open drain with pull-ups, for CircuitPython's bit-banged probes
-const SDA = job.sda, SCL = job.scl;
-const present = !!job.display;
-const bb = { sdaLow: false, scl: 1, sda: 1, state: 'idle', bits: 0, byte: 0, ackClock: false };
-function driven(pin) {
-  const p = mcu.gpio[pin];
-  return p.value === GPIOPinState.Low;
-}
-function wires() {
-  const scl = driven(SCL) ? 0 : 1;
-  const sda = driven(SDA) || bb.sdaLow ? 0 : 1;
-  if (scl !== bb.scl || sda !== bb.sda) {
-    const was = { scl: bb.scl, sda: bb.sda };
-    bb.scl = scl; bb.sda = sda;
-    if (scl && was.scl && sda !== was.sda) {  // SDA moves while SCL is high
-      if (!sda) { bb.state = 'addr'; bb.bits = 0; bb.byte = 0; } else { bb.state = 'idle'; bb.sdaLow = false; }
-    } else if (scl && !was.scl && (bb.state === 'addr' || bb.state === 'data') && !bb.ackClock) {
-      bb.byte = (bb.byte << 1) | sda; bb.bits++;
-    } else if (!scl && was.scl) {
-      if (bb.ackClock) { bb.ackClock = false; bb.sdaLow = false; bb.bits = 0; bb.byte = 0;
-        if (bb.state === 'addr') bb.state = bb.acked ? 'data' : 'idle'; }
-      else if (bb.bits === 8) {
-        bb.ackClock = true;
-        bb.acked = bb.state === 'data' || (present && (bb.byte >> 1) === job.address);
-        bb.sdaLow = bb.acked;
-      }
-    }
-    if (bb.sdaLow !== (sda === 0 && !driven(SDA))) { /* settle below */ }
-  }
-  const level = driven(SCL) ? false : true;
-  mcu.gpio[SCL].setInputValue(level);
-  mcu.gpio[SDA].setInputValue(!(driven(SDA) || bb.sdaLow));
-}
-mcu.gpio[SDA].addListener(() => wires());
-mcu.gpio[SCL].addListener(() => wires());
-wires();
-
-// ---- the SSD1306 on the I2C block: bytes answered after their real bit times
-for (const i2c of mcu.i2c) {
-  let tx = null;
-  const bit = () => ((i2c.sclHighPeriod + i2c.sclLowPeriod) * 1e9) / mcu.clkSys;
-  const later = (bits, fn) => clock.createAlarm(fn).schedule(bits * bit());
-  i2c.onStart = () => { if (!tx) tx = { t: clock.nanos, a: -1, ack: 0, d: [] };
-    later(1, () => i2c.completeStart()); };
-  i2c.onConnect = (address, mode) => {
-    tx.a = address; tx.ack = present && address === job.address && mode === 0 ? 1 : 0;
-    later(9, () => i2c.completeConnect(!!tx.ack));
-  };
-  i2c.onWriteByte = (value) => { tx.d.push(value); later(9, () => i2c.completeWrite(true)); };
-  i2c.onReadByte = () => later(9, () => i2c.completeRead(0xff));
-  i2c.onStop = () => later(1, () => {
-    if (tx) { sent(tx); tx = null; }
-    i2c.completeStop();
-  });
-}
-// RESETS: rp2040js keeps the register but resets no block. The silicon's block reset
-// clears the I2C registers: CircuitPython's I2C deinit is a block reset (pico-sdk
-// i2c_deinit), and a new busio.I2C refuses a block still enabled ("I2C peripheral in
-// use"), as after a reload's displayio.release_displays().
-const resets = mcu.peripherals[0x4000c];
-const resetsWrite = resets.writeUint32.bind(resets);
-resets.writeUint32 = (offset, value) => {
-  resetsWrite(offset, value);
-  if (offset !== 0) return;
-  mcu.i2c.forEach((i2c, n) => {
-    if (!(value & (1 << (3 + n)))) return;  // RESET bits 3 and 4: I2C0, I2C1
-    i2c.enable = 0;
-    i2c.intRaw = 0;
-    i2c.intEnable = 0;
-    i2c.abortSource = 0;
-    i2c.txFIFO.reset();
-    i2c.rxFIFO.reset();
-    i2c.checkInterrupts();
-  });
-};
-
 // TIMER: an alarm armed for the present microsecond fires (errata.mjs).
 fixTimerAlarms(mcu);
 
-let dataBytes = 0, t0 = null;
-function sent(tx) {
-  passBytes += tx.d.length;
-  out({ k: 'i2c', t: tx.t, end: clock.nanos, a: tx.a, ack: tx.ack,
-        d: Buffer.from(tx.d).toString('hex') });
-  if (tx.ack && tx.d[0] === 0x40) dataBytes += tx.d.length - 1;
-  if (t0 === null && dataBytes >= 1024) {
-    t0 = clock.nanos;
+// ---- the SSD1306 on the I2C wires and block (board.mjs)
+let t0 = null;
+wireDisplay(mcu, job, {
+  write(tx) {
+    passBytes += tx.d.length;
+    out({ k: 'i2c', t: tx.t, end: clock.nanos, a: tx.a, ack: tx.ack,
+          d: Buffer.from(tx.d).toString('hex') });
+  },
+  firstFrame(t) {
+    t0 = t;
     out({ k: 't0', t: t0 });
     cap.cancel();  // from here the script's length decides
     schedule();
-  }
-}
+  },
+});
 
 // ---- the piezo: its slice's divider, TOP and compare, whenever they change
-const piezo = job.piezo, slice = (piezo >> 1) & 7, chB = piezo & 1;
-let lastPwm = '';
+const piezo = new Piezo(mcu, job.piezo);
 function pwmState() {
-  const c = mcu.pwm.channels[slice];
-  const on = (c.csr & 1) && mcu.gpio[piezo].functionSelect === 4;
-  const div = (c.div >> 4) + (c.div & 15) / 16 || 1;
-  const cc = chB ? c.cc >>> 16 : c.cc & 0xffff;
-  const hz = on ? mcu.clkSys / div / (c.top + 1) / ((c.csr & 2) ? 2 : 1) : 0;
-  const duty = on ? Math.min(1, cc / (c.top + 1)) : 0;
-  const key = hz.toFixed(1) + ' ' + duty.toFixed(3);
-  if (key !== lastPwm) { lastPwm = key; out({ k: 'pwm', t: clock.nanos, hz, duty }); }
+  const tone = piezo.changed();
+  if (tone) out({ k: 'pwm', t: clock.nanos, hz: tone.hz, duty: tone.duty });
 }
 
 // ---- the watchdog's feeds mark the main loop's passes
@@ -234,7 +134,7 @@ function schedule() {
   for (const [ms, pin, down] of job.events) {
     clock.createAlarm(() => {
       if (Array.isArray(pin)) matrix.press(pin[0], pin[1], down);  // [row pin, column pin]
-      else mcu.gpio[pin].setInputValue(!down);
+      else pressButton(mcu, pin, down);
       out({ k: 'key', t: clock.nanos, pin, down });
       unseen.push(pin);
     }).schedule(ms * MS);
