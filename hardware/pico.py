@@ -51,18 +51,17 @@ def ticks_ms() -> int:
     return supervisor.ticks_ms()
 
 
-_SECONDS = (0.0, 0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.007, 0.008, 0.009)  # (made
-# once: a float made in every pass would be garbage)
-
-
 def idle(ms: int) -> None:
     """The end of a main-loop pass: sleep ms. The core waits for interrupts meanwhile
-    (time.sleep); the keypad scans on in the background."""
-    while ms >= 10:
-        time.sleep(0.01)
-        ms -= 10
-    if ms > 0:
-        time.sleep(_SECONDS[ms])
+    (time.sleep); the keypad scans on in the background. (Float constants, made once: a
+    float made in every pass would be garbage.)"""
+    while ms >= 3:  # (the main loop's nap is 3 ms: one sleep)
+        time.sleep(0.003)
+        ms -= 3
+    if ms == 2:
+        time.sleep(0.002)
+    elif ms == 1:
+        time.sleep(0.001)
 
 
 def feed() -> None:
