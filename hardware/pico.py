@@ -55,6 +55,9 @@ def idle(ms: int) -> None:
     """The end of a main-loop pass: sleep ms. The core waits for interrupts meanwhile
     (time.sleep); the keypad scans on in the background. (Float constants, made once: a
     float made in every pass would be garbage.)"""
+    while ms >= 10:  # (a sleep that ends wakes the core: fewer are cheaper)
+        time.sleep(0.01)
+        ms -= 10
     while ms >= 3:  # (the main loop's nap is 3 ms: one sleep)
         time.sleep(0.003)
         ms -= 3
