@@ -102,9 +102,22 @@ class Page:
 
 @pytest.fixture
 def page(browser, served):
-    p = Page(browser, served[0])
+    """The page with ?console: a USB host hears the chip's console (the match's seed)."""
+    p = Page(browser, served[0] + "?console")
     yield p
     p.close()
+
+
+def test_without_console_the_page_is_a_handheld_on_batteries(browser, served):
+    """No USB host (the chip sleeps between passes, and the page runs faster): the same
+    menu, and no console line."""
+    p = Page(browser, served[0])
+    try:
+        p.at(300)
+        assert p.glass() == golden("menu")
+        assert not [line for line in p.said if line.startswith("chip: ")], p.said
+    finally:
+        p.close()
 
 
 class Keyboard:

@@ -195,10 +195,14 @@ async function start() {
   const flashChip = new FlashChip(mcu.flash, clock);
   wire(mcu, flashChip);
 
-  // the console (USB CDC) in the browser's console, as make chip prints it
-  const cdc = new USBCDC(mcu.usbCtrl), decoder = new TextDecoder();
+  // the console (USB CDC) in the browser's console, as make chip prints it, with ?console
+  // in the address; without, no USB host, as a handheld on batteries: CircuitPython
+  // serving a USB host keeps the core awake nearly all the time, and the page runs slower
+  const cdc = new URLSearchParams(location.search).has('console') ? new USBCDC(mcu.usbCtrl)
+    : null;
+  const decoder = new TextDecoder();
   let line = '';
-  cdc.onSerialData = (buf) => {
+  if (cdc) cdc.onSerialData = (buf) => {
     line += decoder.decode(buf, { stream: true });
     let nl;
     while ((nl = line.indexOf('\n')) >= 0) {
