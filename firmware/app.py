@@ -154,7 +154,7 @@ class App:
         if sound.active:
             nap = min(nap, ticks_diff(sound.until, now))
         bot = self.match.bot
-        if bot is not None and bot.wake_at != -1 and self.screen is self.match:
+        if bot is not None and bot.wake_at != -1 and self.screen is self.match:  # (-1: idle)
             nap = min(nap, ticks_diff(bot.wake_at, now))
         hw.idle(nap if nap > 0 else 0)
 

@@ -87,8 +87,7 @@ def test_an_output_folder_that_goes_away_during_the_run_is_one_line(tmp_path, mo
     def run(text, **options):  # the emulator's run, during which the folder is removed
         shutil.rmtree(out)
         lines = [{"k": "con", "t": 5, "s": "ready"}, {"k": "t0", "t": 1e9},
-                 {"k": "end", "t": 2e9, "why": "done", "asleep": 0,
-                                                  "wall_ms": 1000}]
+                 {"k": "end", "t": 2e9, "why": "done", "wall_ms": 1000}]
         return chip.ChipRun([json.dumps(e) for e in lines], 0x3C)
     monkeypatch.setattr(chip, "missing", lambda **_: None)
     monkeypatch.setattr(chip, "run", run)
@@ -177,8 +176,7 @@ def _fake_run(seen):
 
     def run(text, **options):
         seen.append(options)
-        lines = [{"k": "t0", "t": 1e9}, {"k": "end", "t": 2e9, "why": "done", "asleep": 0,
-                                                  "wall_ms": 1000}]
+        lines = [{"k": "t0", "t": 1e9}, {"k": "end", "t": 2e9, "why": "done", "wall_ms": 1000}]
         return chip.ChipRun([json.dumps(e) for e in lines], 0x3C)
     return run
 

@@ -215,7 +215,7 @@ class ChipRun:
         self.reads = []  # the matrix build: (ns, key, down) as the keypad's scan read them
         self.t0 = None
         self.feeds, self.pcs, self.end, self.why = [], {}, 0, ""
-        self.asleep_at_feed, self.asleep, self.wall_ms = [], 0, 0  # ns asleep (WFI) so far
+        self.asleep_at_feed, self.wall_ms = [], 0  # ns slept (WFI) by each feed; wall ms
         self.flash_counts, self.flash_log = {}, []  # the flash chip's commands (flash.mjs)
         self.scans = []  # (ns, pin): the first GPIO read after each key edge
         for ln in lines:
@@ -244,7 +244,7 @@ class ChipRun:
                 self.flash_counts, self.flash_log = e["counts"], e["log"]
             elif k == "end":
                 self.end, self.why = e["t"], e["why"]
-                self.asleep, self.wall_ms = e["asleep"], e["wall_ms"]
+                self.wall_ms = e["wall_ms"]
         self.address, self.width, self.height = address, width, height
 
     def oled_at(self, ms):

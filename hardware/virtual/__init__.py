@@ -4,7 +4,8 @@ The real Adafruit displayio (Blinka) and SSD1306 driver send real bytes over a v
 I2C bus to a decoded SSD1306 (what the glass would show, and every byte counted); a
 virtual key scanner gives the board's EventQueue semantics and timestamps; the buzzer,
 nvm and clock are stand-ins. Two clocks: simulated (deterministic: each main-loop pass
-takes pass_ms, its work and its nap, plus the I2C time of the bytes it sent) or real time (for play).
+takes pass_ms, its work and its nap, plus the I2C time of the bytes it sent) or real time
+(for play).
 
 The firmware's keys, nvm and i2c have only their CircuitPython names; tests and front
 ends work them through their test drivers: buttons (Buttons), flash (Flash), bus (Bus).

@@ -16,8 +16,8 @@
 //        (-1: asleep)
 //   {"k":"scan","t":ns,"pin":n}                    the first GPIO read after a key's edge
 //   {"k":"flash","counts":{...},"log":[...]}       the flash chip's commands (flash.mjs)
-//   {"k":"end","t":ns,"why":text,"asleep":ns,"wall_ms":ms}  the core's time asleep in all,
-//        and the wall time the run took (simulated seconds per wall second)
+//   {"k":"end","t":ns,"why":text,"wall_ms":ms}     the wall time the run took (simulated
+//        seconds per wall second)
 import fs from 'node:fs';
 import { RP2040, USBCDC } from 'rp2040js';
 import { bootselReleased, flashUf2, loadBootrom, NVM_AT, Piezo, pressButton, releaseButtons,
@@ -179,5 +179,4 @@ out({ k: 'flash', counts: flashChip.counts, log: flashChip.log });
 if (job.flash_out) fs.writeFileSync(job.flash_out, mcu.flash.subarray(0, FLASH_BYTES));
 if (profile) out({ k: 'pc', refresh: Object.fromEntries(hist.refresh),
                    big: Object.fromEntries(hist.big), other: Object.fromEntries(hist.other) });
-out({ k: 'end', t: clock.nanos, why: done, asleep,
-      wall_ms: Math.round(performance.now() - wallStart) });
+out({ k: 'end', t: clock.nanos, why: done, wall_ms: Math.round(performance.now() - wallStart) });
