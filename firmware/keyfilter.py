@@ -16,8 +16,8 @@ rules are for contacts.
 """
 from engine.ticks import ticks_diff
 from firmware import lang
-from hardware.keymap import (BACK, ROLE_MENU, ROLE_NONE, key_bit,
-                             nav_of, pile_of, player_of, role_of)
+from hardware.keymap import (BACK, ROLE_MENU, ROLE_NONE, is_far, key_bit, nav_of,
+                             pile_of, place_of, player_of, role_of)
 from hardware.seats import PILE_CHOICES
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
@@ -45,6 +45,19 @@ _BOOT_MS = const(300)  # keys reported this soon after start-up were held at pow
 _HELD_MS = const(3000)  # a key down this long is reported as stuck
 _PAUSE_HOLD_MS = const(600)  # MENU held this long: _HOLD (in play: pause)
 _EXIT_HOLD_MS = const(1500)  # MENU held this long: _LONG (in the self-test: leave it)
+
+
+def describe(key: int, keymap: bytes) -> str:
+    """'A NEAR 1', 'B FAR 4', 'MENU' or 'KEY 20' (1-based from the player's left), in
+    the chosen language: how the console and the self-test name a key."""
+    role = role_of(key, keymap)
+    w = lang.words
+    if nav_of(role) == BACK:
+        return "MENU"
+    if role == ROLE_NONE:
+        return w.KEY % key
+    return "%s %s %d" % ("AB"[player_of(role)], w.FAR if is_far(role) else w.NEAR,
+                         place_of(role) + 1)
 
 
 class Meaning:
@@ -135,7 +148,6 @@ class KeyFilter:
                 return True
             self.stuck |= bit  # the press that woke the board, or another key: ignored
             if not menu:  # until released
-                from firmware.selftest import describe
                 self.console("key %d (%s) was down at power-up; ignored until released"
                              % (key, describe(key, self.keymap)))
             return False

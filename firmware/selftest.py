@@ -18,9 +18,9 @@ import displayio
 
 from engine.ticks import ticks_add, ticks_diff
 from firmware import lang, sound
+from firmware.keyfilter import describe
 from firmware.ui import W, H, LINE_CHARS, TextLine, outline
-from hardware.keymap import (BACK, KEYMAP, ROLE_NONE, is_far, key_bit, nav_of, place_of,
-                             player_of, role_of)
+from hardware.keymap import BACK, KEYMAP, is_far, key_bit, nav_of, place_of, player_of, role_of
 from hardware.seats import KEYS_A_ROW, build_of, column
 
 try:
@@ -65,19 +65,6 @@ def key_box(key: int, keymap: bytes = KEYMAP, n: int = KEYS_A_ROW[0]) -> tuple[i
         ("A far" if is_far(role) else "A near")
     i = column(player, place_of(role), n)
     return (W - n * _BOX_W - (n - 1) * _GAP) // 2 + i * (_BOX_W + _GAP), _ROW_Y[row]
-
-
-def describe(key: int, keymap: bytes = KEYMAP) -> str:
-    """'A NEAR 1', 'B FAR 4', 'MENU' or 'KEY 20' (1-based from the player's left), in
-    the chosen language."""
-    role = role_of(key, keymap)
-    w = lang.words
-    if nav_of(role) == BACK:
-        return "MENU"
-    if role == ROLE_NONE:
-        return w.KEY % key
-    return "%s %s %d" % ("AB"[player_of(role)], w.FAR if is_far(role) else w.NEAR,
-                         place_of(role) + 1)
 
 
 def rectangle(held: int, j: int, k: int) -> "tuple[int, int, int, int] | None":
