@@ -95,6 +95,23 @@ def test_deploy_writes_circuitpython_mpy_and_code_py_as_source(tree):
     assert not [f for f in files if "virtual" in f]
 
 
+def test_a_traceback_on_the_board_names_the_file_on_the_drive_and_its_source_line(tree):
+    """deploy names each .mpy's source by its own path on the drive: the name the board
+    interns for the module's __file__ anyway (one interned name a module fewer)."""
+    import subprocess
+    p = subprocess.run([boardvm.interpreter(), "-c",
+                        "from engine import Rules\nRules(piles_per_row=99)"],
+                       capture_output=True, text=True, cwd=tree,
+                       env=dict(os.environ, MICROPYPATH=":lib"))
+    frame = [ln.strip() for ln in p.stdout.splitlines() + p.stderr.splitlines()
+             if "engine/rules" in ln]
+    with open(os.path.join(boardvm.ROOT, "engine", "rules.py")) as f:
+        raising = [i + 1 for i, ln in enumerate(f) if "must be an integer" in ln]
+    assert len(frame) == 1 and frame[0].startswith('File "engine/rules.mpy", line '), frame
+    line = int(frame[0].split("line ")[1].split(",")[0])
+    assert line <= raising[0] <= line + 2  # the statement that raised, in engine/rules.py
+
+
 def test_the_soak_runs_30_minutes_through_every_path(soaked):
     r, script = soaked
     assert r.done, r.output[-3000:]

@@ -243,7 +243,11 @@ def compile_board(root, compiler, build, stamped=None):
         dst = os.path.join(build, *rel[:-3].split("/")) + ".mpy"
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         src = (stamped or {}).get(rel) or os.path.join(root, *rel.split("/"))
-        p = subprocess.run([compiler, "-o", dst, "-s", rel, src], capture_output=True, text=True)
+        # Tracebacks name the file on the drive ("firmware/app.mpy"): the name the board
+        # interns for the module's __file__ anyway, where the source's name would be one more
+        # interned name (and its bytes) for every module loaded.
+        p = subprocess.run([compiler, "-o", dst, "-s", rel[:-3] + ".mpy", src],
+                           capture_output=True, text=True)
         if p.returncode != 0:
             raise DeployError("mpy-cross rejects %s: %s. Nothing was copied"
                               % (rel, (p.stderr or p.stdout).strip()))
