@@ -74,13 +74,16 @@ class App:
             firmware.forget(name)
         gc.collect()  # a quiet point: what the imports left goes
         # What lives as long as the app first, packed together; then the nvm is read (Saves),
-        # and what only reading it needs goes, leaving its room in one piece.
+        # and what only reading it needs goes, leaving its room in one piece. The table then
+        # takes the face of the saved PILES (the heap holds one face: making the other at the
+        # first deal would need room in a heap already in pieces).
         self.sound = sound.Sound(hw.buzzer)
         self.settings = Settings(hw.info.get("CS_LANGUAGE", "en"), hw.info.get("CS_KEYS"))
         self.stats = Stats()
         self.table = Table(self.kit)
         self.match = Match(self.table, self.sound, self.stats)
         self.saves = Saves(hw, self.settings, self.stats)
+        self.table.face((rules or self.settings.rules()).piles_per_row)
         if language is not None:  # a language given by the command line is chosen
             self.settings.choose("language", lang.CODES.index(language))
         self.fixed_rules, self.seed, self.decks = rules, seed, decks  # from a test or make play
@@ -208,13 +211,15 @@ class App:
             self._show(menus, 0)
             menus.open(firmware.menus.PAUSE)
         elif action == _SELF_TEST:
-            gc.collect()  # room to load it (to compile it, when the board has it as .py)
+            self.table.lend()  # the play screen's cells: room for its code (and it borrows
+            gc.collect()  # the background); room to load it (to compile it, from a .py)
             from firmware.selftest import SelfTest  # its code is in the heap while it is open
             self.selftest = SelfTest(self.kit, self.table.bg, self.hw, self.filter)
             self._show(self.selftest, 0)
             self.selftest.enter(now, self.sound)
         elif action == _HOW_TO_PLAY:  # on the menu page, facing whoever chose it
-            gc.collect()  # room to load its code
+            self.table.lend()  # as for the self-test: the play screen's cells give their
+            gc.collect()  # room to its code
             from firmware.howto import HowTo
             self.howto = self.screen = HowTo(self.kit, self.table.bg, menus.page,
                                              self.settings.language())
@@ -228,6 +233,7 @@ class App:
         if howto is not None and screen is howto:  # the main menu as HOW TO PLAY found it
             howto.close()
             self.howto = None
+            self.table.face(-1)
             self.screen = self.menus
             self.menus.draw()
             return
@@ -237,8 +243,8 @@ class App:
         elif action == _QUIT_MATCH or screen is self.result:
             self.match.end()
         self._show(self.menus, 0)
-        if screen is None:  # the self-test's code and objects go before the menu takes room
-            gc.collect()
+        if screen is None:  # the self-test's code and objects go before the menu takes room,
+            self.table.face(-1)  # and the play screen's cells come back (after a collection)
         self.menus.open(firmware.menus.MAIN)
 
     def _maybe_sleep(self, now: int) -> None:

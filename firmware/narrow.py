@@ -1,8 +1,9 @@
 """The narrow card face of a table of five or six piles a row (Long Speed), where a cell is
 21 pixels wide and a card's outline 20: a rank 8 x 18, a dark column and a suit 7 x 7, in
 one tile grid of two 8 x 18 tiles (rank, suit) over a sheet of their own, drawn from
-firmware/glyphs_narrow.py, which then leaves the heap. Table.layout asks for these cells
-the first time such a table is dealt: the standard game's heap never holds them.
+firmware/glyphs_narrow.py, which then leaves the heap. Table.layout makes these cells when
+such a table is dealt, in the room of the big face's, which go; a standard table brings the
+big face back, and this code leaves the heap. The standard game's heap never holds them.
 """
 import firmware
 from firmware import ui

@@ -1,7 +1,8 @@
 """The play screen: A's row at the bottom, B's row at the top turned to face B, and each
 player's info line (deck count, a message, score pips) along their own edge. Up to four
 piles a row a card shows the big face (rank 16 x 18, suit 9 x 9); five or six a row (Long
-Speed), the narrow one of firmware/narrow.py, whose cells are made the first time.
+Speed), the narrow one of firmware/narrow.py. The heap holds one face at a time: dealing
+the other's table makes its cells in the room of the face that goes.
 
 sync() compares what is drawn with the game and changes only what differs; it never
 reveals which piles match (training hints aside, which are off by default). It also keeps
@@ -9,8 +10,11 @@ each main-loop pass short on the chip, where a refresh renders and sends every c
 area before the next key is read: a pass draws one pile (with the deck counts and pips),
 or else one banner or one message line; messages and banners wait in `pending`.
 """
+import gc
+
 import displayio
 
+import firmware
 from engine.ticks import ticks_add, ticks_diff
 from firmware import glyphs
 from firmware.ui import W, CELL_H, LINE_CHARS, Cell, TextLine, Banner, outline, underline
@@ -47,19 +51,15 @@ class Table:
         self.group = displayio.Group()
         self.bg = displayio.Bitmap(W, 64, 2)
         self.group.append(kit.grid(self.bg, W, 64))
-        self.cells = []  # type: list[Cell]  # the cells of the face on show
-        for _ in range(2 * _WIDE):
-            c = Cell(kit)
-            self.cells.append(c)
-            self.group.append(c.rank)
-            self.group.append(c.suit)
-        self.faces = [self.cells, []]  # the big face's cells, the narrow one's (once made)
         self.lines = (TextLine(kit, LINE_CHARS, 1, _LINE_A_Y),
                       TextLine(kit, LINE_CHARS, 1, _LINE_B_Y, flipped=True))
         for line in self.lines:
             self.group.append(line.grid)
         self.banners = (Banner(kit, self.group, _ROW_A_Y, False),
                         Banner(kit, self.group, _ROW_B_Y, True))
+        self.cells = []  # type: list[Cell]  # the face on show, the only one in the heap
+        self.narrow = False  # which: the narrow face (Long Speed) or the big one
+        self.face(_WIDE)
         self.n = 0
         self.cell_w = 0
         self.decks = bytearray(b"\xff\xff")  # deck counts drawn
@@ -84,20 +84,14 @@ class Table:
         card_w = (w - 1) & ~1
         self.bg.fill(0)  # (the self-test borrows bg: everything is drawn anew)
         self.hint_mask = 0
-        faces = self.faces
-        if n > _WIDE and not faces[1]:
-            from firmware.narrow import cells
-            faces[1] = cells(self.kit, self.group)
-        self.cells = faces[1 if n > _WIDE else 0]
-        for face in faces:
-            for i in range(len(face)):
-                cell = face[i]
-                if face is not self.cells or i >= 2 * n:
-                    cell.rank.hidden = True
-                    cell.suit.hidden = True
-                    continue
-                cell.rank.hidden = False
-                cell.suit.hidden = False
+        self.face(n)
+        cells = self.cells
+        for i in range(len(cells)):
+            cell = cells[i]
+            hidden = i >= 2 * n
+            cell.rank.hidden = hidden
+            cell.suit.hidden = hidden
+            if not hidden:
                 x, y = self._cell_at(i)
                 outline(self.bg, x + 1, y, card_w, CELL_H)
                 cell.place(x + 1, y, card_w, i >= n)  # B's piles are turned to face B
@@ -110,6 +104,38 @@ class Table:
             self.banners[p].clear()
             self.msg_on[p] = 0
         self.pending = 0
+
+    def face(self, n: int) -> None:
+        """Make the face of a table of n piles a row (n < 0: the face it had), unless it is
+        made: the face on show leaves the heap first, so the heap never holds both (Long
+        Speed's narrow cells take the big face's room)."""
+        narrow = self.narrow if n < 0 else n > _WIDE
+        if self.cells and narrow == self.narrow:
+            return
+        self.lend()
+        self.narrow = narrow
+        if not narrow:
+            firmware.forget("firmware.narrow")  # (its code goes with its cells)
+        gc.collect()  # (lend()'s names held a cell: now its room is free)
+        if narrow:  # after the banners, with the narrow face's code
+            from firmware.narrow import cells
+            self.cells = cells(self.kit, self.group)
+            return
+        for i in range(2 * _WIDE):  # over the background
+            c = Cell(self.kit)
+            self.cells.append(c)
+            self.group.insert(1 + 2 * i, c.rank)
+            self.group.insert(2 + 2 * i, c.suit)
+
+    def lend(self) -> None:
+        """The cells leave the group and the heap: their room is lent to a screen that
+        borrows the background (the self-test, HOW TO PLAY) until face(-1)."""
+        group = self.group
+        for c in self.cells:
+            group.remove(c.rank)
+            if c.suit is not c.rank:
+                group.remove(c.suit)
+        self.cells = []
 
     def _cell_at(self, pile: int) -> "tuple[int, int]":
         """The top-left corner of a pile's cell: A's row along the bottom, B's along the

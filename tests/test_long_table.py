@@ -77,7 +77,8 @@ def test_the_hints_underline_each_pile_that_can_be_covered_centred_under_its_car
 
 
 def test_a_table_back_at_four_a_row_after_six_draws_what_a_fresh_one_does():
-    """The narrow cells, once made, hide; the big ones come back as they were."""
+    """The heap holds one face: the narrow cells and their code go at four a row, the big
+    ones are made again as a fresh table's, and six a row again is drawn as the first."""
     from firmware.table import Table
     from firmware.ui import Kit
 
@@ -92,8 +93,13 @@ def test_a_table_back_at_four_a_row_after_six_draws_what_a_fresh_one_does():
     hw = virtual.init(seed=1)
     table = Table(Kit())
     hw.display.root_group = table.group
-    assert glass.piles(dealt(table, hw, 6)) == SIX_DEALT
+    six = dealt(table, hw, 6)
+    assert glass.piles(six) == SIX_DEALT
     again = dealt(table, hw, 4)
+    assert "firmware.narrow" not in sys.modules
+    assert dealt(table, hw, 6) == six
+    again_after = dealt(table, hw, 4)
+    assert again_after == again
     fresh_hw = virtual.init(seed=1)
     fresh = Table(Kit())
     fresh_hw.display.root_group = fresh.group
@@ -101,6 +107,27 @@ def test_a_table_back_at_four_a_row_after_six_draws_what_a_fresh_one_does():
     assert glass.piles(again) == SIX_DEALT[:4] + SIX_DEALT[6:10]
     with pytest.raises(ValueError, match="shows at most 6 a row, not 7"):  # (seats.py's limit)
         table.layout(7)
+
+
+def test_how_to_play_and_the_self_test_give_the_table_its_cells_back():
+    """Both borrow the play screen's background and, while open, the room of its cells
+    (for their code): the next deal of six a row is drawn as a fresh handheld's."""
+    fresh = _six()
+    fresh.tap("A3", at=BOOTED)  # 2 PLAYERS
+    fresh.run(SEEN)
+    h = _six()
+    h.run_until(BOOTED)
+    h.choose("HOW TO PLAY")
+    assert h.screen == "howto"
+    h.tap("MENU")
+    h.choose("SELF TEST")
+    h.run_until(screen="selftest", timeout=1500)
+    h.hold("MENU", 1700)
+    assert h.screen == "menu"
+    h.choose("2 PLAYERS")
+    h.run(SEEN)
+    assert h.screen == "play" and h.piles == SIX_DEALT
+    assert h.glass == fresh.glass
 
 
 def test_the_standard_game_never_loads_the_narrow_face():

@@ -25,7 +25,8 @@ bench.out_dir = _args["out"]
 bench.power_on(True)
 
 _mark = [0]
-NARROW = "objects: Long Speed's narrow cells (its first Table.layout(6): code, sheet, 12 grids)"
+NARROW = ("objects: Long Speed's narrow cells in the big face's room (Table.layout(6): code, "
+          "sheet, 12 grids, less the big face's 16)")
 
 
 def step(what):
