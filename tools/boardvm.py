@@ -373,11 +373,12 @@ def fits(run_result):
     return run_result.done and all("bench fault" in e for e in run_result.exceptions)
 
 
-def smallest_arena(tree, script, lo_kb=64, hi_kb=256, **options):
-    """The smallest -X heapsize in KB (bisected to 1 KB) in which the script runs to its
-    end with no error; None if even hi_kb is too small."""
+def smallest_arena(tree, script, lo_kb=64, hi_kb=256, base=0, **options):
+    """The smallest arena in KB, over base bytes (-X heapsize=base + KB * 1024; base: the
+    bench's share, as the soak tests give it), bisected to 1 KB, in which the script runs to
+    its end with no error; None if even hi_kb is too small."""
     def ok(kb):
-        return fits(run(tree, script=script, heap="%dK" % kb, **options))
+        return fits(run(tree, script=script, heap=str(base + kb * 1024), **options))
     if not ok(hi_kb):
         return None
     while hi_kb - lo_kb > 1:
