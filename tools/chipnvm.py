@@ -15,6 +15,7 @@ bytes programmed, an erase part way has each programmed bit read 1 with that pro
     make chipnvm                  the whole sweep (a boot a cut point: about 15 minutes)
     make chipnvm ARGS="--write"   ... and its table into docs/NVM.md
 """
+import math
 import os
 import random
 import re
@@ -273,7 +274,10 @@ def costs(work, timing="typ"):
     lines = CHANGE.splitlines()
     for name, at, keep in (("save", save["t"], 8), ("erase", (erase["t"] + erase["end"]) / 2,
                                                     9)):
-        ms = int((at - probe.t0) / 1e6)  # the script's times count from the first frame
+        # The script's times are whole ms from the first frame: the press goes at the first
+        # one at or after the command (a press just before the save waits for its pass: 30
+        # ms against 7, so the figure flipped with a boot 1 ms shorter or longer).
+        ms = math.ceil((at - probe.t0) / 1e6)
         script = "\n".join(lines[:keep]) + "\n%d A1 tap\n" % ms
         r = chip.run(script, flash=start, reflash=False, after_ms=600, flash_timing=timing)
         edge = next(t for t, pin, down in r.keys if down and t >= r.t0 + ms * 1e6 - 1e6)
