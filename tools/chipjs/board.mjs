@@ -132,12 +132,20 @@ export function wireDisplay(mcu, w, on) {
 }
 
 // The piezo: its PWM slice's divider, TOP and compare. changed() is {hz, duty} when they
-// make another tone than at the last call (hz 0 or duty 0: silent), else null.
+// make another tone than at the last report (hz 0 or duty 0: silent), else null. A tone is
+// set by several writes (divider, TOP, compare): one in between is no tone a piezo could
+// sound (a new divider with the old TOP read 1155 Hz between two of the firmware's notes),
+// so a tone is reported once a call finds no write since the call before and the same tone.
 export class Piezo {
   constructor(mcu, pin) {
     this.mcu = mcu;
     this.pin = pin;
     this.last = '';
+    this.seen = '';  // the tone the last call found
+    this.writes = 0;  // writes to the PWM's registers, and how many the last call had seen
+    this.seenWrites = -1;
+    const pwm = mcu.pwm, write = pwm.writeUint32.bind(pwm);
+    pwm.writeUint32 = (offset, value) => { this.writes++; write(offset, value); };
   }
 
   changed() {
@@ -148,7 +156,10 @@ export class Piezo {
     const hz = on ? mcu.clkSys / div / (c.top + 1) / ((c.csr & 2) ? 2 : 1) : 0;
     const duty = on ? Math.min(1, cc / (c.top + 1)) : 0;
     const key = hz.toFixed(1) + ' ' + duty.toFixed(3);
-    if (key === this.last) return null;
+    const settled = key === this.seen && this.writes === this.seenWrites;
+    this.seen = key;
+    this.seenWrites = this.writes;
+    if (!settled || key === this.last) return null;
     this.last = key;
     return { hz, duty };
   }
