@@ -211,15 +211,15 @@ class App:
             self._show(menus, 0)
             menus.open(firmware.menus.PAUSE)
         elif action == _SELF_TEST:
-            self.table.lend()  # the play screen's cells: room for its code (and it borrows
-            gc.collect()  # the background); room to load it (to compile it, from a .py)
+            self.table.lend()  # its code takes the play screen's cells' room (back when it
+            gc.collect()  # closes); room to load it (to compile it, from a .py)
             from firmware.selftest import SelfTest  # its code is in the heap while it is open
             self.selftest = SelfTest(self.kit, self.table.bg, self.hw, self.filter)
             self._show(self.selftest, 0)
             self.selftest.enter(now, self.sound)
         elif action == _HOW_TO_PLAY:  # on the menu page, facing whoever chose it
-            self.table.lend()  # as for the self-test: the play screen's cells give their
-            gc.collect()  # room to its code
+            self.table.lend()  # as for the self-test: its code takes the cells' room
+            gc.collect()
             from firmware.howto import HowTo
             self.howto = self.screen = HowTo(self.kit, self.table.bg, menus.page,
                                              self.settings.language())
