@@ -5,7 +5,8 @@ preallocated bytearrays, so press() and tick() allocate nothing once a game is d
 Timers (stall -> redeal, finish -> game over) fire at their exact due time whichever
 call notices them first, so a game depends only on its seed, rules and timed presses.
 A time handicap (Rules.handicap_ms) holds the burdened seat's presses (HELD) and judges
-each at its due time in the same way; judged() hands their outcomes to the caller.
+each at its due time, its collision window counted from when it was made; judged()
+hands their outcomes to the caller.
 """
 try:
     from micropython import const
@@ -219,6 +220,13 @@ class Game:
             return False
         return ticks_diff(now, self._lock_at[player]) < self.rules.foul_lockout_ms
 
+    def lockout_left(self, player: int, now: int) -> int:
+        """The ms of a foul's lockout still left at `now` (0 when none): a held press's
+        foul locks from its due time, which may lie before its verdict is read."""
+        if not self.locked(player, now):
+            return 0
+        return self.rules.foul_lockout_ms - ticks_diff(now, self._lock_at[player])
+
     def judged(self) -> int:
         """The oldest held press judged and not yet read, or -1: an int, result << 24 |
         player << 20 | pile << 16 | reaction, where result is what press() would have
@@ -349,9 +357,10 @@ class Game:
 
     def press(self, player: int, pile: int, now: int) -> int:
         """A player presses a pile: COVERED, FOUL, COLLISION, LOCKED, IGNORED or INVALID;
-        HELD for the time-handicapped seat, whose press is judged at now + handicap_ms as
-        if made then, but TOO LATE (COLLISION) if its pile changed after now. A press when
-        _HOLD of that seat's are held is IGNORED."""
+        HELD for the time-handicapped seat, whose press is judged at now + handicap_ms,
+        TOO LATE (COLLISION) if its pile changed after now or within collision_ms before
+        it (the window counts from the press, held or not). A press when _HOLD of that
+        seat's are held is IGNORED."""
         if (player != A and player != B) or type(player) is not int or type(pile) is not int \
                 or not 0 <= pile < self.piles or not valid_ticks(now):
             return INVALID
@@ -448,9 +457,10 @@ class Game:
             if self.locked(player, now):
                 return LOCKED
             self._locked &= ~(1 << player)
-        changed = self._changed[pile]
-        if ticks_diff(now, changed) < self.rules.collision_ms or ticks_diff(changed, seen) > 0:
-            return COLLISION  # (the second: the pile changed after the press was made)
+        # The window counts from when the press was made, held or not: a card that changed
+        # under collision_ms before it (or after it) is one nobody can have seen yet.
+        if ticks_diff(seen, self._changed[pile]) < self.rules.collision_ms:
+            return COLLISION
         if not (self.coverable_mask >> pile) & 1:
             self.fouls += 1
             if self.rules.foul_lockout_ms:

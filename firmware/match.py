@@ -162,9 +162,10 @@ class Match:
                 self.stats.cover(delay_ms)
         elif r == engine.FOUL:
             self.sound.play(sound.FOUL, t)
-            lockout = self.game.rules.foul_lockout_ms
+            # A held press's foul locked from its due time: LOCKED shows for what is left.
+            left = self.game.lockout_left(player, t)
             w = lang.words
-            self.table.say(player, w.LOCKED if lockout else w.FOUL, t, lockout or 400)
+            self.table.say(player, w.LOCKED if left else w.FOUL, t, left or 400)
         elif r == engine.COLLISION:
             self.sound.play(sound.COLLISION, t)
             self.table.say(player, lang.words.TOO_LATE, t, 500)

@@ -231,3 +231,52 @@ def test_bad_presses_are_invalid_and_never_held():
     for player, pile, now in ((2, 0, T), (A, 8, T), (A, -1, T), (A, 0, -5), (A, 0, 1.0)):
         assert g.press(player, pile, now) == INVALID
     assert g.next_timer() == -1
+
+
+# A press that lost a race by 50 ms: the other seat covered that pile at T, this press was
+# made at T + 50, before anyone could have seen the new card. The collision window counts
+# from when the press was made, held or not (docs/RULES.md, 6): TOO LATE, never a foul.
+RACE_A = "5c 9d Jh 2s 7c 8c"  # A's row 5c 9d Jh 2s
+RACE_B = "5d 9c 3h 8s 4c 9h 6c"  # B's row 5d 9c 3h 8s: the 5s and the 9s match
+
+
+def test_a_press_that_lost_a_race_by_50_ms_is_too_late_without_a_handicap():
+    g = stacked(RACE_A, RACE_B)
+    assert g.press(B, 0, T) == COVERED  # B's 4c on A's 5c; the 9s still match
+    assert g.press(A, 0, T + 50) == COLLISION  # TOO LATE, no lockout
+    assert g.fouls == 0 and not g.locked(A, T + 50) and deck(g, A) == "7c 8c"
+
+
+def test_a_held_press_that_lost_a_race_by_50_ms_is_too_late_not_a_foul():
+    g = stacked(RACE_A, RACE_B, handicap_ms=200)
+    assert g.press(B, 0, T) == COVERED  # the 4c A never saw: no match for it
+    assert g.press(A, 0, T + 50) == HELD  # judged at T + 250, 250 ms after the change
+    g.tick(T + 250)
+    assert verdicts(g) == [(COLLISION, A, 0, 50)]
+    assert g.fouls == 0 and not g.locked(A, T + 250) and deck(g, A) == "7c 8c"
+
+
+def test_a_held_press_that_lost_a_race_does_not_cover_the_card_it_never_saw():
+    g = stacked(RACE_A, "5d 9c 3h 8s 5h 6c", handicap_ms=200)
+    assert g.press(B, 1, T) == COVERED  # B's 5h on the 9d: it matches the 5s
+    assert g.press(A, 1, T + 50) == HELD  # A pressed for the 9d it saw
+    g.tick(T + 250)
+    assert verdicts(g) == [(COLLISION, A, 1, 50)]  # not a cover on the 5h
+    assert tops(g) == "5c 5h Jh 2s | 5d 9c 3h 8s" and deck(g, A) == "7c 8c"
+
+
+def test_a_held_press_on_b_that_lost_a_race_by_50_ms_is_too_late():
+    g = stacked(RACE_B, RACE_A, handicap_ms=-200)  # B holds now; the decks change seats
+    assert g.press(A, 4, T) == COVERED  # A's 4c on B's 5c
+    assert g.press(B, 4, T + 50) == HELD
+    g.tick(T + 250)
+    assert verdicts(g) == [(COLLISION, B, 4, 50)]
+    assert g.fouls == 0 and not g.locked(B, T + 250) and deck(g, B) == "7c 8c"
+
+
+def test_a_held_press_made_collision_ms_after_the_change_is_judged():
+    g = stacked(RACE_A, RACE_B, handicap_ms=200)
+    assert g.press(B, 0, T) == COVERED  # the 4c
+    assert g.press(A, 0, T + 150) == HELD  # made exactly 150 ms after: a foul, as unheld
+    g.tick(T + 350)
+    assert verdicts(g) == [(FOUL, A, 0, 150)] and g.locked(A, T + 700)
