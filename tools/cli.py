@@ -78,6 +78,24 @@ def output_problem(path):
     return ""
 
 
+def input_problem(path):
+    """'' when path is a regular file this program may read, else one line saying what it is
+    instead: an empty name, nothing there, a folder, a device or a pipe (read once, it could
+    not be read again), or a file it has no permission to read. It opens nothing, so a
+    pipe or a device is never read, and a caller can check every input before any work."""
+    if not path:
+        return "an empty file name"
+    if not os.path.exists(path):
+        return "%s: no such file" % path
+    if os.path.isdir(path):
+        return "%s is a folder: give a file in it" % path
+    if not os.path.isfile(path):
+        return "%s is not a file (a device or a pipe): give a file saved on disk" % path
+    if not os.access(path, os.R_OK):
+        return "%s: cannot read it (no permission)" % path
+    return ""
+
+
 def output_file(text):
     """An argparse type: a path output_problem() finds nothing wrong with, else the error
     ('argument --png: <why>')."""
