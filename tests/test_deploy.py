@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from tools import deploy
+from tools import deploy, licences
 
 ROOT = deploy.ROOT
 LIB = "lib/adafruit_displayio_ssd1306.mpy"
@@ -111,6 +111,7 @@ def expected(project, version="dev"):
         out["code.py" if rel == "firmware/code.py" else rel] = (project / rel).read_bytes()
     out[boardcode.VERSION_FILE] = boardcode.version_source(version).encode()
     out["settings.toml"] = (project / "settings.toml").read_bytes()
+    out["LICENSES.txt"] = licences.drive_text().encode()
     return out
 
 
@@ -130,6 +131,18 @@ def test_one_rule_says_which_files_are_board_code():
                 "hardware/models/ssd1306.py"):
         assert os.path.isfile(os.path.join(ROOT, rel)) and rel not in listed, rel
     assert "engine/bot.py" in listed and "hardware/pico.py" in listed
+
+
+def test_the_drive_carries_the_licences_of_what_is_on_it(run, drive):
+    code, out, err = run()
+    assert code == 0, err
+    text = (drive / "LICENSES.txt").read_text()
+    with open(os.path.join(ROOT, "LICENSE")) as f:
+        assert text.startswith("== California Speed") and f.read().strip() in text
+    for lib in ("adafruit_displayio_ssd1306", "adafruit_display_text", "adafruit_ticks"):
+        assert "(lib/%s) ==" % lib in text
+    assert text.count("Permission is hereby granted") == 4
+    assert text.count("for Adafruit Industries") >= 3  # each library's own copyright line
 
 
 def test_first_deploy_copies_everything_verified_with_manifest(run, drive, project, bundle):
@@ -352,9 +365,11 @@ def failing_write(n, err, once=False):
     return write
 
 
-def test_drive_full_mid_way(run, drive, project, bundle, monkeypatch):
+def test_drive_full_mid_way(run, drive, project, bundle, monkeypatch, tmp_path):
+    stamped = deploy.stamp(str(project), "dev", str(tmp_path))
     order = [dest for dest, _ in deploy.sources(str(project),
-                                                [(rel, str(bundle / rel)) for rel in LIBS])]
+                                                [(rel, str(bundle / rel)) for rel in LIBS],
+                                                stamped=stamped)]
     monkeypatch.setattr(deploy, "_write", failing_write(5, errno.ENOSPC, once=True))
     code, out, err = run()
     assert code == 1

