@@ -192,6 +192,11 @@ def test_what_is_not_a_uf2_or_a_missing_firmware_is_said_in_a_sentence(tmp_path)
     _refused(_make("--board", "raspberry_pi_pico_w", "--out", str(tmp_path / "x.uf2")),
              "no firmware for the Raspberry Pi Pico W", "--firmware")
     _refused(_make("--firmware", str(tmp_path / "none.uf2")), "no such file")
+    os.mkfifo(tmp_path / "pipe.uf2")
+    for given, says in ((tmp_path, "is a folder"), ("/dev/null", "a device or a pipe"),
+                        (tmp_path / "pipe.uf2", "a device or a pipe")):
+        _refused(_make("--firmware", str(given), "--out", str(tmp_path / "x.uf2")), says,
+                 "--firmware %s" % given)
     _refused(_make("--out", str(tmp_path)), "is a folder")
     _refused(_make("--version", "far too long a name"), "--version")
     _refused(_make("--board", "esp32"), "--board")
@@ -217,7 +222,8 @@ def _blocks(n, start=0, count=None, family=0xE48BFF56, addr=uf2.XIP_BASE, size=2
 
 @pytest.mark.parametrize("data,says", [
     (_blocks(3) + _blocks(2, addr=uf2.XIP_BASE + 0x1000), "numbered 0..4"),
-    (_blocks(3, count=5), "do not all say the file has 3 blocks"),
+    (_blocks(3, count=5), "it is cut short: its blocks say 5, it ends after 3"),
+    (_blocks(3, count=5) + _blocks(2), "two UF2 files put together"),
     (_blocks(2) + _blocks(1, start=2, count=3, family=0xE48BFF59, addr=uf2.XIP_BASE + 0x800),
      "one family id"),
     (_blocks(2, size=200), "256 bytes"),
@@ -244,6 +250,7 @@ def test_one_commit_makes_the_same_file_every_time(tmp_path):
 def test_without_folder2uf2_make_uf2_says_how_to_get_it(tmp_path):
     (tmp_path / "folder2uf2.py").write_text("raise ImportError('not here')\n")  # hides it
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    env.pop("CIRCUITPY_UF2", None)  # a fresh clone: no firmware either; the tool speaks first
     r = subprocess.run([sys.executable, "-m", "tools.uf2", "--out", str(tmp_path / "x.uf2")],
                        cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
     _refused(r, "folder2uf2 is not installed", "requirements.txt")

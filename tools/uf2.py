@@ -21,7 +21,7 @@ import struct
 import sys
 import tempfile
 
-from tools.cli import Parser, fail, output_file
+from tools.cli import Parser, fail, input_problem, output_file
 from hardware.keynames import BUILDS
 from tools.deploy import version_text
 
@@ -98,7 +98,11 @@ def problems(path, flash_size=None):
     if [b[3] for b in bs] != list(range(n)):
         wrong.append("its blocks are not numbered 0..%d in order (the boot ROM stops at the "
                      "first that is not)" % (n - 1))
-    if {b[4] for b in bs} != {n}:
+    counts = {b[4] for b in bs}
+    if len(counts) == 1 and counts != {n} and [b[3] for b in bs] == list(range(n)):
+        wrong.append("it is cut short: its blocks say %d, it ends after %d (a copy or a "
+                     "download that did not finish? get the file again)" % (counts.pop(), n))
+    elif counts != {n}:
         wrong.append("its blocks do not all say the file has %d blocks (two UF2 files put "
                      "together? the boot ROM stops after the first)" % n)
     families = {b[5] if b[0] & _FAMILY_FLAG else None for b in bs}
@@ -233,6 +237,7 @@ def build(out, board="raspberry_pi_pico", firmware=None, version=None, settings=
     kept. Returns out. UF2Error says what went wrong."""
     from tools import boardcode, drive
     say = say or (lambda text: None)
+    _folder2uf2()  # nothing is made without it: said first
     if firmware is None and board == "raspberry_pi_pico":
         firmware = os.environ.get("CIRCUITPY_UF2")
     if not firmware:
@@ -368,8 +373,8 @@ def _parser():
 def main(argv=None):
     from tools import boardcode
     args = _parser().parse_args(argv)
-    if args.firmware is not None and not os.path.isfile(args.firmware):
-        fail("make uf2", "--firmware %s: no such file" % args.firmware)
+    if args.firmware is not None and input_problem(args.firmware):
+        fail("make uf2", "--firmware %s" % input_problem(args.firmware))
     version = args.version or boardcode.version()
     out = args.out or default_name(args.board, version, args.keys)
     settings = None if args.keys == BUILDS[0] else {"CS_KEYS": args.keys}
