@@ -41,6 +41,7 @@ Saves is the handheld's side of it: the settings and statistics read back at boo
 game, and the log tidied at quiet moments.
 """
 import firmware
+from firmware.logfmt import crc16, used_end
 from firmware.settings import SETTINGS_KIND
 from firmware.stats import STATS_KIND
 
@@ -66,26 +67,7 @@ _TALLY = const(128)
 _SLOT = const(3)  # 2 entry bytes and the low byte of their CRC
 _SLOTS = const(32)  # slots in a new block
 _MAX_PAYLOAD = const(200)
-_MAGIC_BYTE = b"\xa5"
 _ERASED = b"\xff"
-
-
-def crc16(buf: bytes | bytearray, start: int, stop: int) -> int:
-    """CRC-16/CCITT-FALSE of buf[start:stop] (bytewise, no table)."""
-    crc = 0xFFFF
-    for b in memoryview(buf)[start:stop]:
-        x = (crc >> 8) ^ b
-        x ^= x >> 4
-        crc = ((crc << 8) ^ (x << 12) ^ (x << 5) ^ x) & 0xFFFF
-    return crc
-
-
-def _used_end(buf: "bytes | bytearray", base: int) -> int:
-    """base + the length of buf without its trailing 0xFF bytes (0 when all are 0xFF)."""
-    n = len(buf)
-    while n and buf[n - 1] == 0xFF:
-        n -= 1
-    return base + n if n else 0
 
 
 def _record(kind: int, payload: bytes) -> bytearray:
@@ -169,7 +151,7 @@ class Log:
         spans = self._blocks[kind]
         if spans:  # the newest block's first slot after the last one programmed
             at, n = spans[-2], spans[-1]
-            used = _used_end(self._nvm[at:at + n], 0)
+            used = used_end(self._nvm[at:at + n], 0)
             used += -used % _SLOT  # a torn slot is passed over
             if used < n:
                 self._nvm[at + used:at + used + _SLOT] = slot  # erased: no erase

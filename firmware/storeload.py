@@ -7,15 +7,15 @@ loading never needs 4 KB of heap in one piece. Its work is bounded: CRCs of at m
 _BUDGET times the sector's size in bytes, so even a sector of garbage made of record heads
 loads in time proportional to its size; past that budget the rest counts as garbage
 (damaged is set) and only its end is found."""
-from firmware.store import _MAGIC_BYTE, crc16, _used_end
+from firmware.logfmt import MAGIC_BYTE, crc16, used_end
 
 try:
     from micropython import const
 except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
-# The record format, as firmware/store.py defines it (a const is not a module attribute
-# on the board, so the numbers are written again here; a test checks they agree).
+# The record format, as firmware/store.py defines it (firmware/logfmt.py says why the
+# numbers are written again here; a test checks they agree).
 _HEAD = const(3)
 _OVERHEAD = const(5)
 _MAX_KIND = const(127)
@@ -41,10 +41,10 @@ def load(log: "Log") -> None:
     budget = _BUDGET * size
     buf = nvm[0:min(_WINDOW, size)]
     steps = 1
-    stop = _used_end(buf, 0)  # the log ends after the last byte that is not 0xFF
+    stop = used_end(buf, 0)  # the log ends after the last byte that is not 0xFF
     log.damaged = False
     while True:
-        k = buf.find(_MAGIC_BYTE, i - base) if i - base < len(buf) else -1
+        k = buf.find(MAGIC_BYTE, i - base) if i - base < len(buf) else -1
         at_end = base + len(buf) >= size
         if k < 0 or (k + _OVERHEAD + _MAX_PAYLOAD > len(buf) and not at_end):
             if at_end:
@@ -54,7 +54,7 @@ def load(log: "Log") -> None:
             steps += 1
             if log._feed is not None:
                 log._feed()
-            stop = max(stop, _used_end(buf, base))
+            stop = max(stop, used_end(buf, base))
             i = base
             continue
         i = base + k
@@ -110,7 +110,7 @@ def _used_after(log: "Log", at: int) -> int:
         buf = log._nvm[at:min(log.size, at + _WINDOW)]
         if log._feed is not None:
             log._feed()
-        stop = max(stop, _used_end(buf, at))
+        stop = max(stop, used_end(buf, at))
         at += len(buf)
     return stop
 
@@ -122,7 +122,7 @@ def entries(log: "Log", kind: int) -> "Iterator[bytes]":
     log.lost = 0
     for s in range(0, len(spans), 2):
         slots = log._nvm[spans[s]:spans[s] + spans[s + 1]]
-        for at in range(0, _used_end(slots, 0), _SLOT):
+        for at in range(0, used_end(slots, 0), _SLOT):
             if slots[at] != 0xFF and crc16(slots, at, at + 2) & 0xFF == slots[at + 2]:
                 yield bytes(slots[at:at + 2])
             else:

@@ -87,3 +87,61 @@ def test_the_screens_number_the_actions_as_the_app_does():
     assert "_NOTHING" in actions and "_TO_MENU" in actions
     assert len(set(actions.values())) == len(actions)
     assert _copies_agree(actions) >= 30
+
+
+def _imports(rel):
+    """The project modules a file imports, at the top or inside a function, but not under
+    `if False:` (names for the type checker only)."""
+    package = rel[:-3].replace("/", ".").rsplit(".", 1)[0]
+    found = set()
+
+    def walk(node):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Constant) and \
+                node.test.value is False:
+            return
+        if isinstance(node, ast.ImportFrom):  # from X import a: module X, or X.a
+            parts = package.split(".")
+            base = ".".join(parts[:len(parts) - node.level + 1] + [node.module or ""]) \
+                if node.level else node.module
+            base = base.strip(".")
+            found.add(base)
+            found.update(base + "." + a.name for a in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        for child in ast.iter_child_nodes(node):
+            walk(child)
+    walk(ast.parse(_source(rel)))
+    return found
+
+
+def _circles(rels):
+    """Each circle of imports among the given files, as a list of modules."""
+    mods = {rel[:-3].replace("/", "."): rel for rel in rels}
+    mods.update({m[:-len(".__init__")]: rel for m, rel in list(mods.items())
+                 if m.endswith(".__init__")})
+    graph = {m: {i for i in _imports(rel) if i in mods and mods[i] != rel}
+             for m, rel in mods.items() if not m.endswith(".__init__")}
+    graph = {m: {i[:-len(".__init__")] if i.endswith(".__init__") else i for i in deps}
+             for m, deps in graph.items()}
+    circles, done = [], set()
+
+    def visit(m, path):
+        if m in path:
+            circles.append(path[path.index(m):] + [m])
+            return
+        if m in done or m not in graph:
+            return
+        for d in sorted(graph[m]):
+            visit(d, path + [m])
+        done.add(m)
+    for m in sorted(graph):
+        visit(m, [])
+    return circles
+
+
+def test_no_two_board_modules_import_each_other():
+    """store reads its own log through storeload, and both take the log's bytes from
+    firmware/logfmt.py: storeload imports nothing back from store."""
+    assert _circles(mpy.board_files()) == []
+    assert "firmware.store" not in _imports("firmware/storeload.py")
+    assert "firmware.logfmt" in _imports("firmware/store.py") & _imports("firmware/storeload.py")
