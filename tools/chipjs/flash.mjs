@@ -3,23 +3,26 @@
 // flash array never changes; this model takes the commands the boot ROM's and pico-sdk's
 // flash_range_program / flash_range_erase send with the chip select forced low (IO_QSPI's
 // SS override): write enable, page program (bits can only be cleared), 4 KB sector and
-// 32/64 KB block erase (to 0xFF), read status with its busy and write-enable bits, read
-// data, the JEDEC and unique ids. Busy times are the datasheet's typical values, or its
-// maximums. Transfers with the chip select left to the SSI (the XIP setup of boot stage 2)
-// are answered with zeros, as before.
+// 32/64 KB block erase (to 0xFF), write status (its bits not kept), read status with its
+// busy and write-enable bits, read data, the JEDEC and unique ids. Busy times are the
+// datasheet's typical values, or its maximums. Transfers with the chip select left to the
+// SSI (the XIP setup of boot stage 2) are answered with zeros, as before. The same chip in
+// Python is hardware/models/flashchip.py; tests/flash_vectors.json keeps the two equal.
 //
 // log: every command that changes the flash's state, in order, as
 //   {cmd, t, end, addr, data}: t when the chip select rose (the command took effect),
-//   end when the chip is no longer busy; data (hex) the bytes a page program brought.
+//   end when the chip is no longer busy; data (hex) the bytes a page program or a write
+//   status brought.
 // A power cut at any instant follows from it (tools/chip.py, tools/chipnvm.py).
 
 export const FLASH_BYTES = 2 * 1024 * 1024;
-export const TIMES = {  // ns: W25Q16JV datasheet, tPP, tSE, tBE1, tBE2, typical and maximum
-  typ: { program: 0.4e6, sector: 45e6, block32: 120e6, block64: 150e6 },
-  max: { program: 3e6, sector: 400e6, block32: 1600e6, block64: 2000e6 },
+export const TIMES = {  // ns: W25Q16JV datasheet, tPP, tSE, tBE1, tBE2, tW; typical and maximum
+  typ: { program: 0.4e6, sector: 45e6, block32: 120e6, block64: 150e6, status: 10e6 },
+  max: { program: 3e6, sector: 400e6, block32: 1600e6, block64: 2000e6, status: 15e6 },
 };
-const CMD = { WREN: 0x06, WRDI: 0x04, RDSR: 0x05, RDSR2: 0x35, PP: 0x02, SE: 0x20, BE32: 0x52,
-              BE64: 0xd8, READ: 0x03, FAST_READ: 0x0b, JEDEC: 0x9f, UID: 0x4b };
+const CMD = { WREN: 0x06, WRDI: 0x04, RDSR: 0x05, RDSR2: 0x35, WRSR: 0x01, PP: 0x02, SE: 0x20,
+              BE32: 0x52, BE64: 0xd8, READ: 0x03, FAST_READ: 0x0b, JEDEC: 0x9f,
+              UID: 0x4b };
 const ERASE_BYTES = { [CMD.SE]: 4096, [CMD.BE32]: 32768, [CMD.BE64]: 65536 };
 const JEDEC_ID = [0xef, 0x40, 0x15];  // Winbond, SPI NOR, 16 Mbit
 
@@ -85,8 +88,16 @@ export class FlashChip {
       this.log.push({ cmd: 'wren', t: now, end: now });
       return;
     }
+    if (!this.wel) return;
+    if (cmd === CMD.WRSR) {  // its bits are not kept: QE stays set
+      if (b.length < 2) return;
+      this.wel = false;
+      this.busyUntil = now + this.times.status;
+      this.log.push({ cmd: 'status', t: now, end: this.busyUntil, data: hex(b.slice(1)) });
+      return;
+    }
     const erase = ERASE_BYTES[cmd];
-    if ((cmd !== CMD.PP && !erase) || b.length < 4 || !this.wel) return;
+    if ((cmd !== CMD.PP && !erase) || b.length < 4) return;
     const addr = this.addr() % FLASH_BYTES;
     this.wel = false;
     if (cmd === CMD.PP) {
