@@ -30,24 +30,24 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from hardware.contract import Target
 
 # What a screen asks the app to do, as firmware/__init__.py numbers it.
-_NOTHING = const(0)
-_TWO_PLAYERS = const(1)
-_VS_COMPUTER = const(2)
-_SETTING_CHANGED = const(3)
-_SETTINGS_OPENED = const(4)
-_SETTINGS_SAVE = const(5)
-_RESUME = const(6)
-_DECLARE_DRAW = const(7)
-_QUIT_MATCH = const(8)
-_SELF_TEST = const(9)
-_HOW_TO_PLAY = const(10)
-_PAUSE = const(11)
-_ENDED = const(12)
-_PLAY = const(13)
-_TO_MENU = const(14)
-_PRESS = const(1)  # what a key's meaning is (Meaning.what), as firmware/keyfilter.py
-_TEST = const(6)  # numbers it
-_WAKE = const(7)
+_A_NOTHING = const(0)
+_A_TWO_PLAYERS = const(1)
+_A_VS_COMPUTER = const(2)
+_A_SETTING_CHANGED = const(3)
+_A_SETTINGS_OPENED = const(4)
+_A_SETTINGS_SAVE = const(5)
+_A_RESUME = const(6)
+_A_DECLARE_DRAW = const(7)
+_A_QUIT_MATCH = const(8)
+_A_SELF_TEST = const(9)
+_A_HOW_TO_PLAY = const(10)
+_A_PAUSE = const(11)
+_A_ENDED = const(12)
+_A_PLAY = const(13)
+_A_TO_MENU = const(14)
+_M_PRESS = const(1)  # what a key's meaning is (Meaning.what), as firmware/keyfilter.py
+_M_TEST = const(6)  # numbers it
+_M_WAKE = const(7)
 _DEEP_SLEEP_AFTER_MS = const(600000)  # screen off this long: deep sleep, if the board can
 # A pass sleeps at the end (hw.idle) this long at most: the keypad scans on meanwhile but
 # cannot wake it, so a press waits up to this much longer for the glass (docs/BENCH.md).
@@ -105,7 +105,7 @@ class App:
         hw.keys.reset()  # keys held at power-up report as pressed: MENU opens the self-test
         if hw.menu_keys is not None:
             hw.menu_keys.reset()
-        self._act(_TO_MENU)
+        self._act(_A_TO_MENU)
         hw.console("ready: " + firmware.free())
 
     def run(self) -> None:
@@ -134,8 +134,8 @@ class App:
                     self._key(keys.meaning, ev.timestamp)
         while (keys.held or keys.booting) and keys.update(now):  # (a call only when it can
             self._key(keys.meaning, now)  # say something: a pass in play is short)
-        action = _NOTHING if keys.asleep else self.screen.advance(now)
-        if action != _NOTHING:
+        action = _A_NOTHING if keys.asleep else self.screen.advance(now)
+        if action != _A_NOTHING:
             self._act(action)
         self._maybe_sleep(now)
         self.sound.update(now)
@@ -164,15 +164,15 @@ class App:
     def _key(self, m: "Meaning", t: int) -> None:
         """A meaning to the screen on show (the menu pages click and turn to the presser)."""
         what = m.what
-        if what == _WAKE:
+        if what == _M_WAKE:
             self.deep_tried = False
             self.display.wake()
             self.kit.changes += 1
-        elif what == _TEST:
-            self._act(_SELF_TEST)
+        elif what == _M_TEST:
+            self._act(_A_SELF_TEST)
         elif not self.filter.asleep:
             screen = self.screen
-            if what == _PRESS and (screen is self.menus or screen is self.howto):
+            if what == _M_PRESS and (screen is self.menus or screen is self.howto):
                 if m.player >= 0:
                     self._face(m.player)
                 self.sound.play(sound.KEY, t)
@@ -180,50 +180,50 @@ class App:
 
     def _act(self, action: int) -> None:
         """Carry out what a screen asked for."""
-        if action == _NOTHING:
+        if action == _A_NOTHING:
             return
         match, menus, now = self.match, self.menus, self.hw.ticks_ms()
-        if action == _TWO_PLAYERS or action == _VS_COMPUTER:
-            self.start_match(-1 if action == _TWO_PLAYERS else self.settings.value("level"))
-        elif action == _SETTING_CHANGED:
+        if action == _A_TWO_PLAYERS or action == _A_VS_COMPUTER:
+            self.start_match(-1 if action == _A_TWO_PLAYERS else self.settings.value("level"))
+        elif action == _A_SETTING_CHANGED:
             self.apply_settings()
-        elif action == _SETTINGS_OPENED:
+        elif action == _A_SETTINGS_OPENED:
             self.saves.tidy()
-        elif action == _SETTINGS_SAVE:
+        elif action == _A_SETTINGS_SAVE:
             self.saves.settings_done(True)
             if self.settings.language() != lang.code:  # start afresh, in the new language: a
                 self.restarting = True  # language is loaded into a fresh heap (switching one
                 self.hw.restart()  # in a heap in use leaves it in pieces). On the board code.py
                 # runs again (hw.restart() does not return); elsewhere run() returns.
-        elif action == _RESUME or action == _DECLARE_DRAW:
+        elif action == _A_RESUME or action == _A_DECLARE_DRAW:
             match.resume()
             self._show(match, 0)
-            if action == _DECLARE_DRAW:  # the players agree the game is a draw
+            if action == _A_DECLARE_DRAW:  # the players agree the game is a draw
                 match.declare_draw(now)
-                self._act(_ENDED)
-        elif action == _PLAY:  # the next game, on the same glass
+                self._act(_A_ENDED)
+        elif action == _A_PLAY:  # the next game, on the same glass
             self.screen = match
-        elif action == _ENDED:
+        elif action == _A_ENDED:
             self.screen = self.result
             self.result.begin()
-        elif action == _PAUSE:  # the game is not advanced while the pause page is up: a
+        elif action == _A_PAUSE:  # the game is not advanced while the pause page is up: a
             match.pause()  # timer that came due meanwhile fires as play resumes
             self._show(menus, 0)
             menus.open(firmware.menus.PAUSE)
-        elif action == _SELF_TEST:
+        elif action == _A_SELF_TEST:
             self.table.lend()  # its code takes the play screen's cells' room (back when it
             gc.collect()  # closes); room to load it (to compile it, from a .py)
             from firmware.selftest import SelfTest  # its code is in the heap while it is open
             self.selftest = SelfTest(self.kit, self.table.bg, self.hw, self.filter)
             self._show(self.selftest, 0)
             self.selftest.enter(now, self.sound)
-        elif action == _HOW_TO_PLAY:  # on the menu page, facing whoever chose it
+        elif action == _A_HOW_TO_PLAY:  # on the menu page, facing whoever chose it
             self.table.lend()  # as for the self-test: its code takes the cells' room
             gc.collect()
             from firmware.howto import HowTo
             self.howto = self.screen = HowTo(self.kit, self.table.bg, menus.page,
                                              self.settings.language())
-        else:  # _QUIT_MATCH, _TO_MENU: the main menu
+        else:  # _A_QUIT_MATCH, _A_TO_MENU: the main menu
             self._menu(action)
 
     def _menu(self, action: int) -> None:
@@ -240,7 +240,7 @@ class App:
         if screen is self.selftest:
             self.selftest = screen = None
             firmware.forget("firmware.selftest")
-        elif action == _QUIT_MATCH or screen is self.result:
+        elif action == _A_QUIT_MATCH or screen is self.result:
             self.match.end()
         self._show(self.menus, 0)
         if screen is None:  # the self-test's code and objects go before the menu takes room,
@@ -259,7 +259,7 @@ class App:
                 self.hw.deep_sleep()
         elif ms and idle >= ms and self.screen is not self.selftest:
             if self.screen is self.match:
-                self._act(_PAUSE)
+                self._act(_A_PAUSE)
             keys.asleep = True
             self.sound.stop()
             self.display.sleep()
@@ -268,8 +268,9 @@ class App:
         """From the main menu: two players (level -1) or A against the computer."""
         self.saves.tidy()
         seed = self.seed if self.seed is not None else self.hw.random_seed()
-        self.hw.console("match: seed %d (make play --seed %d deals it again), %s"
-                        % (seed, seed, firmware.free()))
+        self.hw.console("match: seed %d (make play --seed %d%s deals it again), %s"
+                        % (seed, seed, " with the same --decks" if self.decks else "",
+                           firmware.free()))
         rules = self.fixed_rules or self.settings.rules()
         self.filter.n = rules.piles_per_row
         self.match.begin(rules, seed, self.hw.ticks_ms(), level, self.decks)

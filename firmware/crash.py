@@ -24,9 +24,9 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from firmware.keyfilter import Meaning
     from hardware.contract import Target
 
-_PRESS = const(1)  # a key's meaning, as firmware/keyfilter.py numbers it
-_NOTHING = const(0)  # what a screen asks, as firmware/__init__.py numbers them
-_TO_MENU = const(14)
+_M_PRESS = const(1)  # a key's meaning, as firmware/keyfilter.py numbers it
+_A_NOTHING = const(0)  # what a screen asks, as firmware/__init__.py numbers them
+_A_TO_MENU = const(14)
 _COLUMNS = 21  # characters of terminalio.FONT (6 x 12 pixels) across the 128-pixel glass
 _ACCENTED = "ÀÂÁÃÇÉÈÊËÎÏÍÔÓÕÙÛÜÚàâáãçéèêëîïíôóõùûüú"
 _PLAIN = "AAAACEEEEIIIOOOUUUUaaaaceeeeiiiooouuuu"
@@ -63,11 +63,11 @@ class ErrorScreen:
 
     def key(self, m: "Meaning", t: int) -> int:
         """Any press: start afresh, at the main menu."""
-        return _TO_MENU if m.what == _PRESS else _NOTHING
+        return _A_TO_MENU if m.what == _M_PRESS else _A_NOTHING
 
     def advance(self, now: int) -> int:
         """The screen waits for a key."""
-        return _NOTHING
+        return _A_NOTHING
 
 
 def show(hw: "Target", language: str, error: str) -> None:
@@ -116,7 +116,7 @@ def wait_for_key(hw: "Target", screen: "ErrorScreen | None") -> None:
                 key = event.key_number if queue is events else len(keys.keymap) - 1
                 if keys.feed(key, event.pressed, t):
                     m = keys.meaning
-                    if screen.key(m, t) if screen is not None else m.what == _PRESS:
+                    if screen.key(m, t) if screen is not None else m.what == _M_PRESS:
                         return
         if screen is not None:
             screen.advance(hw.ticks_ms())

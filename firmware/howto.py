@@ -24,10 +24,10 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from firmware.ui import Kit
 
 # What a screen asks the app to do, as firmware/__init__.py numbers it.
-_NOTHING = const(0)
-_TO_MENU = const(14)
+_A_NOTHING = const(0)
+_A_TO_MENU = const(14)
 # What a key's meaning is (Meaning.what), as firmware/keyfilter.py numbers it.
-_PRESS = const(1)
+_M_PRESS = const(1)
 
 _CELLS = 4
 _CELL_W = W // _CELLS
@@ -125,16 +125,16 @@ class HowTo:
     def key(self, m: "Meaning", t: int) -> int:
         """A key's move turns a page; MENU (BACK) asks for the main menu."""
         nav = m.nav
-        if m.what != _PRESS:
-            return _NOTHING
+        if m.what != _M_PRESS:
+            return _A_NOTHING
         if nav == BACK:
-            return _TO_MENU
+            return _A_TO_MENU
         if nav >= 0:
             step = -1 if nav == UP or nav == LEFT else 1
             self.page = (self.page + step) % len(PICTURES)
             self.draw()
-        return _NOTHING
+        return _A_NOTHING
 
     def advance(self, now: int) -> int:
         """The pages wait for keys."""
-        return _NOTHING
+        return _A_NOTHING

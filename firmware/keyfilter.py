@@ -4,12 +4,12 @@ The scanner (keypad's C code, in the background) debounces the contacts and time
 every event. Here each event becomes one Meaning, filled in place (nothing is allocated),
 and the rules for keys that misbehave live here and nowhere else:
 - a key pressed again within _BOUNCE_MS of its release is the same press, its contact
-  bouncing: _BOUNCE (only the self-test draws it);
+  bouncing: _M_BOUNCE (only the self-test draws it);
 - a key reported in the first _BOOT_MS after start-up was down at power-up: MENU opens the
-  self-test (_TEST) unless its press woke the board; any key is ignored until released;
+  self-test (_M_TEST) unless its press woke the board; any key is ignored until released;
 - a key other than MENU down for _HELD_MS is stuck: ignored until released;
-- MENU down for _PAUSE_HOLD_MS is _HOLD, for _EXIT_HOLD_MS _LONG, once each a press;
-- while the handheld sleeps, a press is _WAKE and nothing else.
+- MENU down for _PAUSE_HOLD_MS is _M_HOLD, for _EXIT_HOLD_MS _M_LONG, once each a press;
+- while the handheld sleeps, a press is _M_WAKE and nothing else.
 After the filter every screen sees meanings, never key numbers or role bytes. The computer
 player's presses are meanings too (firmware/match.py), but never pass through here: these
 rules are for contacts.
@@ -31,20 +31,20 @@ except ImportError:
 # What a meaning is (Meaning.what). Private constants, folded by the compiler: each name the
 # board keeps costs a place among its interned names, which are few. The screens that read
 # one define it again with the same value (tests/test_code_layout.py checks that they agree).
-_PRESS = const(1)  # a key went down: a pile button (player >= 0) or MENU (player -1)
-_RELEASE = const(2)  # a key came up
-_BOUNCE = const(3)  # a key down again within _BOUNCE_MS of its release: the same press
-_HOLD = const(4)  # MENU down for _PAUSE_HOLD_MS
-_LONG = const(5)  # MENU down for _EXIT_HOLD_MS
-_TEST = const(6)  # MENU down at power-up: the self-test
-_WAKE = const(7)  # a press while the handheld sleeps
-_NOTE = const(8)  # no key: only the note (the queue overflowed, a key stuck or unknown)
+_M_PRESS = const(1)  # a key went down: a pile button (player >= 0) or MENU (player -1)
+_M_RELEASE = const(2)  # a key came up
+_M_BOUNCE = const(3)  # a key down again within _BOUNCE_MS of its release: the same press
+_M_HOLD = const(4)  # MENU down for _PAUSE_HOLD_MS
+_M_LONG = const(5)  # MENU down for _EXIT_HOLD_MS
+_M_TEST = const(6)  # MENU down at power-up: the self-test
+_M_WAKE = const(7)  # a press while the handheld sleeps
+_M_NOTE = const(8)  # no key: only the note (the queue overflowed, a key stuck or unknown)
 
 _BOUNCE_MS = const(20)  # a key pressed again this soon after its release is bouncing
 _BOOT_MS = const(300)  # keys reported this soon after start-up were held at power-up
 _HELD_MS = const(3000)  # a key down this long is reported as stuck
-_PAUSE_HOLD_MS = const(600)  # MENU held this long: _HOLD (in play: pause)
-_EXIT_HOLD_MS = const(1500)  # MENU held this long: _LONG (in the self-test: leave it)
+_PAUSE_HOLD_MS = const(600)  # MENU held this long: _M_HOLD (in play: pause)
+_EXIT_HOLD_MS = const(1500)  # MENU held this long: _M_LONG (in the self-test: leave it)
 
 
 def describe(key: int, keymap: bytes) -> str:
@@ -101,7 +101,7 @@ class KeyFilter:
         self.up_at = [0] * len(keymap)
         self.settling = 0  # bit per key number: released, and a press now would be a bounce
         self.stuck = 0  # bit per key number: held too long or since power-up; ignored
-        self.menu_used = 0  # MENU's press: 0 nothing said yet, 1 _HOLD said, 2 both (or none)
+        self.menu_used = 0  # MENU's press: 0 nothing said yet, 1 _M_HOLD said, 2 both (or none)
         self.presses = 0  # presses handled (for the tools and the bench)
         self.bounces = 0
         self.unknown = 0
@@ -115,7 +115,7 @@ class KeyFilter:
         if role == ROLE_NONE:
             if pressed:
                 self.unknown += 1
-                m.what = _NOTE
+                m.what = _M_NOTE
                 m.note = lang.words.KEY_UNKNOWN
             return pressed
         menu = m.fill(key, role, self.n)
@@ -128,14 +128,14 @@ class KeyFilter:
                 self.menu_used = 0
             m.note = "" if self.stuck & bit else None  # a stuck key's note goes
             self.stuck &= ~bit
-            m.what = _RELEASE
+            m.what = _M_RELEASE
             return True
         self.held |= bit
         if self.settling & bit:
             self.settling &= ~bit
             if ticks_diff(t, self.up_at[key]) < _BOUNCE_MS:  # the same press, still held
                 self.bounces += 1
-                m.what = _BOUNCE
+                m.what = _M_BOUNCE
                 return True
         self.down_at[key] = t
         self.presses += 1
@@ -144,7 +144,7 @@ class KeyFilter:
             if menu and not self.woke:  # MENU: the self-test
                 self.menu_used = 2
                 self.booting = False
-                m.what = _TEST
+                m.what = _M_TEST
                 return True
             self.stuck |= bit  # the press that woke the board, or another key: ignored
             if not menu:  # until released
@@ -153,7 +153,7 @@ class KeyFilter:
             return False
         if self.stuck & bit:
             return False
-        m.what = _WAKE if self.asleep else _PRESS
+        m.what = _M_WAKE if self.asleep else _M_PRESS
         self.asleep = False
         return True
 
@@ -164,7 +164,7 @@ class KeyFilter:
         self.held = 0
         self.stuck = 0
         m = self.meaning
-        m.what = _NOTE
+        m.what = _M_NOTE
         m.note = lang.words.KEYS_LOST
         return m
 
@@ -184,13 +184,13 @@ class KeyFilter:
                 bit = key_bit(key)
                 if held & bit and ticks_diff(now, self.down_at[key]) >= _HELD_MS:
                     self.stuck |= bit
-                    m.what = _NOTE
+                    m.what = _M_NOTE
                     m.note = lang.words.KEY_HELD
                     return True
         if self.held & menu and self.menu_used < 2:
             down = ticks_diff(now, self.down_at[menu_key])
             if down >= (_EXIT_HOLD_MS if self.menu_used else _PAUSE_HOLD_MS):
-                m.what = _LONG if self.menu_used else _HOLD
+                m.what = _M_LONG if self.menu_used else _M_HOLD
                 m.note = None
                 m.fill(menu_key, ROLE_MENU, 0)
                 self.menu_used += 1

@@ -31,14 +31,14 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from firmware.table import Table
 
 # What a screen asks the app to do, as firmware/__init__.py numbers it.
-_NOTHING = const(0)
-_PAUSE = const(11)
-_ENDED = const(12)
-_PLAY = const(13)
-_TO_MENU = const(14)
+_A_NOTHING = const(0)
+_A_PAUSE = const(11)
+_A_ENDED = const(12)
+_A_PLAY = const(13)
+_A_TO_MENU = const(14)
 # What a key's meaning is (Meaning.what), as firmware/keyfilter.py numbers it.
-_PRESS = const(1)
-_HOLD = const(4)
+_M_PRESS = const(1)
+_M_HOLD = const(4)
 
 _DOUBLE_MS = const(500)  # a second MENU this soon after the first pauses
 _RESULT_GUARD_MS = const(1000)  # presses right after a game ends do not deal the next
@@ -62,7 +62,7 @@ class Match:
         self.dealing = False  # the next game was dealt in this pass
         self.menu_at = -1  # when MENU was last pressed (a second press soon after pauses)
         self.meaning = Meaning()  # the computer player's press (as B)
-        self.meaning.what = _PRESS
+        self.meaning.what = _M_PRESS
         self.meaning.player = 1
         self.result = -1  # the last press's result (the computer player reads its own)
 
@@ -130,17 +130,17 @@ class Match:
         button presses its pile; MENU twice quickly, or held, pauses."""
         if m.note is not None:
             self.notice(m.note, t)
-        if m.what == _HOLD:
-            return _PAUSE
-        if m.what != _PRESS:
-            return _NOTHING
+        if m.what == _M_HOLD:
+            return _A_PAUSE
+        if m.what != _M_PRESS:
+            return _A_NOTHING
         if m.player < 0:  # MENU
             double = self.menu_at >= 0 and ticks_diff(t, self.menu_at) < _DOUBLE_MS
             self.menu_at = t
-            return _PAUSE if double else _NOTHING
+            return _A_PAUSE if double else _A_NOTHING
         pile = m.pile
         if pile < 0:
-            return _NOTHING
+            return _A_NOTHING
         g = self.game
         player = m.player
         if player == 1 and self.level >= 0 and m.key >= 0:  # a second person takes seat B
@@ -151,7 +151,7 @@ class Match:
         r = g.press(player, pile, t)
         self.result = r
         self._feedback(player, r, t, ticks_diff(t, changed))
-        return _NOTHING
+        return _A_NOTHING
 
     def _feedback(self, player: int, r: int, t: int, delay_ms: int) -> None:
         """The sound and message of a press's result (HELD: none yet, its verdict later);
@@ -171,10 +171,10 @@ class Match:
             self.table.say(player, lang.words.TOO_LATE, t, 500)
 
     def advance(self, now: int) -> int:
-        """Timers, the computer's presses and the screen; _ENDED when a game has just ended."""
+        """Timers, the computer's presses and the screen; _A_ENDED when a game has just ended."""
         if self.dealing:  # the pass that dealt the next game: that was its work
             self.dealing = False
-            return _NOTHING
+            return _A_NOTHING
         g = self.game
         g.tick(now)
         bot = self.bot
@@ -194,7 +194,7 @@ class Match:
         t.sync(g)  # last: what this pass said is drawn in it if it draws no pile
         if self.hints:
             t.hint(g.coverable_mask if g.phase == engine.PLAY else 0)
-        return _ENDED if ended else _NOTHING
+        return _A_ENDED if ended else _A_NOTHING
 
     def _phase_changed(self, g: Game, now: int) -> bool:
         """Messages and sounds for a new phase; True when a game has just ended."""
@@ -274,22 +274,22 @@ class Result:
         self.settled = 0
 
     def key(self, m: Meaning, t: int) -> int:
-        """A press, once the guard time is over: the next game (_PLAY), or the main menu
-        after the match (_TO_MENU)."""
+        """A press, once the guard time is over: the next game (_A_PLAY), or the main menu
+        after the match (_A_TO_MENU)."""
         match = self.match
         if m.note is not None:
             match.notice(m.note, t)
-        if m.what != _PRESS or ticks_diff(t, match.ended_at) < _RESULT_GUARD_MS:
-            return _NOTHING
+        if m.what != _M_PRESS or ticks_diff(t, match.ended_at) < _RESULT_GUARD_MS:
+            return _A_NOTHING
         while self.settled < _SETTLED:  # (a key before the quiet work was done)
             self._settle()
-        return _PLAY if match.next_game(t) else _TO_MENU
+        return _A_PLAY if match.next_game(t) else _A_TO_MENU
 
     def advance(self, now: int) -> int:
         """Once the result is all on the glass, its quiet work, a step a pass."""
         if self.match.rest(now) and self.settled < _SETTLED:
             self._settle()
-        return _NOTHING
+        return _A_NOTHING
 
     def _settle(self) -> None:
         """The next step of the quiet work a result allows, once it is on the screen (which

@@ -25,19 +25,19 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from firmware.ui import Kit
 
 # What a screen asks the app to do, as firmware/__init__.py numbers it.
-_NOTHING = const(0)
-_TWO_PLAYERS = const(1)
-_VS_COMPUTER = const(2)
-_SETTING_CHANGED = const(3)
-_SETTINGS_OPENED = const(4)
-_SETTINGS_SAVE = const(5)
-_RESUME = const(6)
-_DECLARE_DRAW = const(7)
-_QUIT_MATCH = const(8)
-_SELF_TEST = const(9)
-_HOW_TO_PLAY = const(10)
+_A_NOTHING = const(0)
+_A_TWO_PLAYERS = const(1)
+_A_VS_COMPUTER = const(2)
+_A_SETTING_CHANGED = const(3)
+_A_SETTINGS_OPENED = const(4)
+_A_SETTINGS_SAVE = const(5)
+_A_RESUME = const(6)
+_A_DECLARE_DRAW = const(7)
+_A_QUIT_MATCH = const(8)
+_A_SELF_TEST = const(9)
+_A_HOW_TO_PLAY = const(10)
 # What a key's meaning is (Meaning.what), as firmware/keyfilter.py numbers it.
-_PRESS = const(1)
+_M_PRESS = const(1)
 
 MAIN = 0
 SETTINGS = 1
@@ -109,56 +109,56 @@ class Menus:
         returns what the app is to do. A key with no move (a row's 5th and 6th keys on the
         matrix build) does nothing."""
         nav = m.nav
-        if m.what != _PRESS or nav < 0:
-            return _NOTHING
+        if m.what != _M_PRESS or nav < 0:
+            return _A_NOTHING
         w = self.which
         if nav == BACK:
             if w == SETTINGS:
                 changed = self.dirty_settings
                 self.dirty_settings = False
                 self.open(MAIN)
-                return _SETTINGS_SAVE if changed else _NOTHING
+                return _A_SETTINGS_SAVE if changed else _A_NOTHING
             if w == STATS:
                 self.open(MAIN)
-            return _RESUME if w == PAUSE else _NOTHING
-        action = _NOTHING
+            return _A_RESUME if w == PAUSE else _A_NOTHING
+        action = _A_NOTHING
         if nav == UP or nav == DOWN:
             self.chosen = (self.chosen + (1 if nav == DOWN else -1)) % self._count()
         elif w == SETTINGS:
             self.settings.step(self.chosen, 1 if nav == RIGHT else -1)
             self.dirty_settings = True
-            action = _SETTING_CHANGED
+            action = _A_SETTING_CHANGED
         elif w == MAIN:
             action = self._main(nav)
-            if self.which != MAIN or (action != _SETTINGS_SAVE and action != _NOTHING):
+            if self.which != MAIN or (action != _A_SETTINGS_SAVE and action != _A_NOTHING):
                 return action  # another page (drawn as it opened) or another screen
         elif w == PAUSE and nav == RIGHT:
-            return (_RESUME, _DECLARE_DRAW, _QUIT_MATCH)[self.chosen]
+            return (_A_RESUME, _A_DECLARE_DRAW, _A_QUIT_MATCH)[self.chosen]
         self.draw()
         return action
 
     def advance(self, now: int) -> int:
         """The pages wait for keys."""
-        return _NOTHING
+        return _A_NOTHING
 
     def _main(self, nav: int) -> int:
         item = self.chosen
         if item == _LEVEL_ITEM:
             self.settings.step(_LEVEL, 1 if nav == RIGHT else -1)
-            return _SETTINGS_SAVE
+            return _A_SETTINGS_SAVE
         if nav != RIGHT:
-            return _NOTHING
+            return _A_NOTHING
         if item == _TWO:
-            return _TWO_PLAYERS
+            return _A_TWO_PLAYERS
         if item == _VS:
-            return _VS_COMPUTER
+            return _A_VS_COMPUTER
         if item == _SETTINGS_ITEM:
             self.open(SETTINGS)
-            return _SETTINGS_OPENED
+            return _A_SETTINGS_OPENED
         if item == _STATS_ITEM:
             self.open(STATS)
-            return _NOTHING
-        return _HOW_TO_PLAY if item == _HOW_ITEM else _SELF_TEST
+            return _A_NOTHING
+        return _A_HOW_TO_PLAY if item == _HOW_ITEM else _A_SELF_TEST
 
 
 def _stats_values(stats: "Stats") -> "list[str]":

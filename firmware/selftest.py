@@ -9,7 +9,7 @@ with two keys already held they make the four corners of a rectangle of the matr
 by two columns), and a diode in it is missing or reversed. The glass names both, the console
 the rectangle.
 
-Opened by holding MENU at power-up or from the main menu; holding MENU (_LONG) leaves it.
+Opened by holding MENU at power-up or from the main menu; holding MENU (_M_LONG) leaves it.
 """
 import gc
 import sys
@@ -34,14 +34,14 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from hardware.contract import Target
 
 # What a screen asks the app to do, as firmware/__init__.py numbers it.
-_NOTHING = const(0)
-_TO_MENU = const(14)
+_A_NOTHING = const(0)
+_A_TO_MENU = const(14)
 # What a key's meaning is (Meaning.what), as firmware/keyfilter.py numbers it.
-_PRESS = const(1)
-_RELEASE = const(2)
-_BOUNCE = const(3)
-_LONG = const(5)
-_NOTE = const(8)
+_M_PRESS = const(1)
+_M_RELEASE = const(2)
+_M_BOUNCE = const(3)
+_M_LONG = const(5)
+_M_NOTE = const(8)
 
 _BOX_W = const(12)  # (constants: a module name the board keeps costs an interned name)
 _BOX_H = const(6)
@@ -141,15 +141,15 @@ class SelfTest:
         down; a stuck key is named so; a ghost names both keys it may be); MENU held long
         asks for the main menu."""
         what = m.what
-        if what == _LONG:
-            return _TO_MENU
-        if what == _NOTE and m.note == lang.words.KEY_HELD:
+        if what == _M_LONG:
+            return _A_TO_MENU
+        if what == _M_NOTE and m.note == lang.words.KEY_HELD:
             self._name_stuck()
-        if what != _PRESS and what != _BOUNCE and what != _RELEASE:
-            return _NOTHING
-        key, pressed = m.key, what != _RELEASE
+        if what != _M_PRESS and what != _M_BOUNCE and what != _M_RELEASE:
+            return _A_NOTHING
+        key, pressed = m.key, what != _M_RELEASE
         if not 0 <= key < len(self.keymap):
-            return _NOTHING
+            return _A_NOTHING
         bit = key_bit(key)
         if pressed:
             self.down |= bit
@@ -158,13 +158,13 @@ class SelfTest:
             self.stuck &= ~bit
         if not self.pattern:
             self._fill(key)
-        if not (what == _PRESS and self.n == _COLUMNS and key < _ROWS * _COLUMNS
+        if not (what == _M_PRESS and self.n == _COLUMNS and key < _ROWS * _COLUMNS
                 and self._ghost(key, t)):
             w = lang.words
             self.lines[2].center(describe(key, self.keymap) + " " + (w.DOWN if pressed
                                                                      else w.UP))
         self.kit.changes += 1
-        return _NOTHING
+        return _A_NOTHING
 
     def _ghost(self, k: int, t: int) -> bool:
         """A press of the matrix at scan t: if it and another press of the same scan make
@@ -233,4 +233,4 @@ class SelfTest:
                 self._fill(key)
             self._show_lines(True)
             self.kit.changes += 1
-        return _NOTHING
+        return _A_NOTHING

@@ -72,8 +72,8 @@ def _copies_agree(names):
 def test_the_screens_number_the_meanings_as_the_filter_does():
     """Each screen writes the kinds of meaning it reads again as const() (a name the board
     keeps costs one of its few interned names): they must agree with the filter's."""
-    kinds = {n: getattr(keyfilter, n) for n in ("_PRESS", "_RELEASE", "_BOUNCE", "_HOLD",
-                                                "_LONG", "_TEST", "_WAKE", "_NOTE")}
+    kinds = {n: getattr(keyfilter, n) for n in ("_M_PRESS", "_M_RELEASE", "_M_BOUNCE", "_M_HOLD",
+                                                "_M_LONG", "_M_TEST", "_M_WAKE", "_M_NOTE")}
     assert len(set(kinds.values())) == 8
     assert _copies_agree(kinds) >= 10
 
@@ -84,7 +84,8 @@ def test_the_screens_number_the_actions_as_the_app_does():
     import firmware
     actions = {n: getattr(firmware, n) for n in dir(firmware)
                if n.startswith("_") and n[1:].isupper() and isinstance(getattr(firmware, n), int)}
-    assert "_NOTHING" in actions and "_TO_MENU" in actions
+    assert all(n.startswith("_A_") for n in actions), actions
+    assert "_A_NOTHING" in actions and "_A_TO_MENU" in actions
     assert len(set(actions.values())) == len(actions)
     assert _copies_agree(actions) >= 30
 
