@@ -6,6 +6,7 @@ page's console shows no error. Each key goes in when the chip's simulated clock 
 time (the page holds the chip there: window.chip.stopAt), so the checkpoints line up with
 the desktop twin's. Skipped, with one counted reason, where Chromium, playwright or the chip
 twin's toolchain is missing (.ci/run installs Chromium and provides the rest)."""
+import os
 import re
 import subprocess
 import sys
@@ -106,6 +107,26 @@ def page(browser, served):
     p = Page(browser, served[0] + "?console")
     yield p
     p.close()
+
+
+def test_the_pages_licences_are_the_projects_first_then_the_drives_and_the_chips(served):
+    """LICENSES.txt starts with the project's MIT licence and carries the UF2's drive's
+    LICENSES.txt whole (the Adafruit libraries' notices), then CircuitPython's, the boot
+    ROM's and rp2040js's."""
+    from tools import licences, uf2
+    from tools.deploy import LIBRARIES
+    with open(os.path.join(served[1], licences.FILE), encoding="utf-8") as f:
+        text = f.read()
+    with open(licences.PROJECT, encoding="utf-8") as f:
+        project = f.read().strip()
+    drive = uf2.drive_files(os.path.join(served[1], web.UF2))[licences.FILE].decode("utf-8")
+    parts = re.split(r"^== (.+) ==$", text, flags=re.M)
+    assert parts[0] == "" and parts[2].strip() == project, text[:400]
+    assert text.startswith(drive), text[:400]
+    for module in LIBRARIES:
+        assert licences.library(module)[1] in drive, module
+    for what in ("CircuitPython, MIT", "the RP2040 boot ROM, BSD-3-Clause", "rp2040js 1.4.1"):
+        assert [title for title in parts[1::2] if title.startswith(what)], (what, parts[1::2])
 
 
 def test_without_console_the_page_is_a_handheld_on_batteries(browser, served):

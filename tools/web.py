@@ -23,7 +23,7 @@ import subprocess
 import sys
 import threading
 
-from tools import chip
+from tools import chip, licences
 from tools.cli import Parser, bounded, fail, output_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,10 +31,10 @@ DEFAULT_OUT = os.path.join("dist", "web")
 MARK = ".california-speed-web"  # in a folder make web wrote, so it may write there again
 UF2 = "california-speed.uf2"
 BOOTROM = "bootrom-b1.bin"
-LICENCES = (("licences/circuitpython.txt", "CircuitPython, MIT"),
-            ("node_modules/rp2040js/LICENSE", "rp2040js 1.4.1 (bundled in chip.js), "
-             "github.com/wokwi/rp2040js, MIT"),
-            ("licences/pico-bootrom.txt", "the RP2040 boot ROM, BSD-3-Clause"))
+CHIP_LICENCES = (("licences/circuitpython.txt", "CircuitPython, MIT"),
+                 ("licences/pico-bootrom.txt", "the RP2040 boot ROM, BSD-3-Clause"),
+                 ("node_modules/rp2040js/LICENSE", "rp2040js 1.4.1 (bundled in chip.js), "
+                  "github.com/wokwi/rp2040js, MIT"))
 CHROMIUM = "/usr/bin/chromium"
 
 
@@ -90,11 +90,20 @@ def build(out=DEFAULT_OUT, version=None, say=print):
                     "--outfile=" + os.path.abspath(os.path.join(out, "chip.js"))],
                    cwd=chip.NODE_DIR, check=True)
     shutil.copyfile(os.path.join(chip.NODE_DIR, "index.html"), os.path.join(out, "index.html"))
-    with open(os.path.join(out, "LICENSES.txt"), "w") as f:
-        for path, what in LICENCES:
-            with open(os.path.join(chip.NODE_DIR, path)) as text:
-                f.write("=" * 78 + "\n%s\n%s\n\n%s\n" % (what, "=" * 78, text.read()))
+    with open(os.path.join(out, licences.FILE), "w", encoding="utf-8") as f:
+        f.write(licences_text())
     return out
+
+
+def licences_text():
+    """The page's LICENSES.txt: the UF2's drive's (the project's licence first, then the
+    Adafruit libraries'), then those of what runs it here (CircuitPython, the boot ROM,
+    rp2040js)."""
+    parts = [licences.drive_text()]
+    for path, what in CHIP_LICENCES:
+        with open(os.path.join(chip.NODE_DIR, path), encoding="utf-8") as text:
+            parts.append(licences.section(what, text.read().strip() + "\n"))
+    return "\n".join(parts)
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
