@@ -7,6 +7,7 @@ time (the page holds the chip there: window.chip.stopAt), so the checkpoints lin
 the desktop twin's. Skipped, with one counted reason, where Chromium, playwright or the chip
 twin's toolchain is missing (.ci/run installs Chromium and provides the rest)."""
 import os
+import pathlib
 import re
 import subprocess
 import sys
@@ -107,6 +108,45 @@ def page(browser, served):
     p = Page(browser, served[0] + "?console")
     yield p
     p.close()
+
+
+OVER_GLASS = """() => {
+  const glass = document.getElementById('glass'), box = glass.getBoundingClientRect();
+  const at = document.elementsFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  return {ms: window.chip.ms(),
+          over: at.slice(0, at.indexOf(glass)).map(e => e.innerText).join(' ').trim()};
+}"""
+
+
+def test_the_glass_says_circuitpython_is_starting_until_the_firmwares_first_frame(browser,
+                                                                                    served):
+    p = Page(browser, served[0])
+    try:
+        booting = p.page.evaluate(OVER_GLASS)
+        assert booting["ms"] is None, "the first frame came before the page was looked at"
+        assert booting["over"] == "starting CircuitPython\u2026", booting
+        p.at(300)
+        assert p.page.evaluate(OVER_GLASS)["over"] == ""
+        assert p.glass() == golden("menu")
+    finally:
+        p.close()
+
+
+def test_opened_as_a_file_the_page_says_in_one_line_that_it_must_be_served(browser, served):
+    context = browser.new_context(viewport={"width": 600, "height": 760})
+    try:
+        page = context.new_page()
+        page.goto(pathlib.Path(served[1], "index.html").as_uri())
+        page.wait_for_function("/could not start|must be served/.test("
+                               "document.getElementById('status').textContent)", timeout=WAIT_MS)
+        said = page.inner_text("#status")
+        assert "must be served" in said and "make web-serve" in said, said
+        assert "\n" not in said and "Failed to fetch" not in said, said
+        assert page.evaluate("""() => { const r = document.createRange();
+            r.selectNodeContents(document.getElementById('status'));
+            return r.getClientRects().length; }""") == 1, "not one line on the page: " + said
+    finally:
+        context.close()
 
 
 def test_the_pages_licences_are_the_projects_first_then_the_drives_and_the_chips(served):

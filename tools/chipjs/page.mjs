@@ -277,6 +277,7 @@ async function start() {
       nvmDirty = false;
     }
     if (changed) { draw(); changed = false; }
+    if (t0 !== null) $('booting')?.remove();  // the firmware's first frame is on the glass
     if (clock.nanos >= stopNs) window0 = { wall: now, sim: clock.nanos };  // held: not slow
     else if (now - window0.wall >= 1000) {
       const speed = (clock.nanos - window0.sim) / 1e6 / (now - window0.wall);
@@ -294,6 +295,9 @@ async function start() {
 }
 
 start().catch((e) => {
-  $('status').textContent = 'The chip could not start: ' + e.message;
+  $('booting')?.remove();
+  $('status').textContent = location.protocol === 'file:'  // (the browser lets it fetch nothing)
+    ? 'This page must be served, not opened as a file: run make web-serve'
+    : 'The chip could not start: ' + e.message;
   console.error(e);
 });
