@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tools import chip
+from tools import chip, mpy
 from tools.scenes import frame_diff as _diff, golden as _golden
 
 REASON = chip.missing()
@@ -275,3 +275,108 @@ def test_power_cuts_in_a_save_and_a_compaction_lose_nothing_but_in_the_window(me
     assert got[(save, "program 100%")] == got[(erase, "erase 0%")] == ("saved", "kept")
     assert got[(erase, "erase 100%")] == ("default", "default")
     assert got[(len(log) - 1, "program 100%")] == ("saved", "kept")
+
+
+def _make_chip(*args, timeout=300):
+    """make chip's command line (python -m tools.chip), run to its end."""
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "tools.chip"] + list(args), cwd=mpy.ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def _first_deal(flashed, keys, *args):
+    r = _make_chip("--uf2", flashed, "--script", keys, "--after", "600", *args)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return int(re.search(r"console: match: seed (\d+)", r.stdout).group(1))
+
+
+def test_entropy_deals_the_same_first_match_for_one_number_and_another_for_another(flashed,
+                                                                                   tmp_path):
+    """--entropy N: the ring oscillator's random bit follows N's stream (os.urandom reads
+    it), so a run deals its own matches, again for the same N."""
+    keys = tmp_path / "deal.keys"
+    keys.write_text("400 A3 tap 80\n")
+    one = _first_deal(flashed, str(keys), "--entropy", "1")
+    assert _first_deal(flashed, str(keys), "--entropy", "1") == one
+    assert _first_deal(flashed, str(keys), "--entropy", "2") != one
+
+
+def test_an_erased_flash_file_boots_the_trees_uf2_and_keeps_it(tmp_path):
+    """2 MB of 0xFF is a fresh chip, as an empty file: it ran nothing for minutes."""
+    erased = tmp_path / "ff.bin"
+    erased.write_bytes(b"\xff" * chip.FLASH_BYTES)
+    r = _make_chip("--script", os.path.join(mpy.ROOT, "docs", "screenshot.keys"),
+                   "--flash", str(erased))
+    assert r.returncode == 0 and "boot to the first full frame" in r.stdout, r.stdout + r.stderr
+    assert "(2 MB, written back)" in r.stdout
+    assert chip.looks_like_flash(erased.read_bytes()) and not chip.blank_flash(str(erased))
+
+
+def test_a_flash_whose_program_runs_off_ends_at_once_in_a_line(tmp_path):
+    """A boot stage 2 the boot ROM takes (its CRC right) and nothing after it: the core
+    runs off the end of memory, where the silicon faults; rp2040js would run on up the
+    address space at a twentieth of its speed, and the 20 s cap came after 7 minutes."""
+    boot2 = bytes(252) + chip._boot2_crc(bytes(252)).to_bytes(4, "little")
+    flash = tmp_path / "flash.bin"
+    flash.write_bytes(boot2 + b"\xff" * (chip.FLASH_BYTES - 256))
+    r = _make_chip("--flash", str(flash), timeout=120)
+    assert r.returncode == 1 and r.stderr == "", r.stderr
+    assert r.stdout.splitlines()[-1].startswith(
+        "no full frame reached the glass (the core ran off to 0x"), r.stdout
+
+
+def _running(flashed, *args):
+    """make chip started in a session of its own (as a terminal's foreground job), and its
+    node, once it runs."""
+    import subprocess
+    import sys
+    import time
+    p = subprocess.Popen([sys.executable, "-m", "tools.chip", "--uf2", flashed, "--after",
+                          "600000"] + list(args), cwd=mpy.ROOT, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        with open("/proc/%d/task/%d/children" % (p.pid, p.pid)) as f:
+            for pid in f.read().split():
+                with open("/proc/%s/cmdline" % pid, "rb") as c:
+                    if b"run.mjs" in c.read():
+                        return p, int(pid)
+        time.sleep(0.2)
+    p.kill()
+    pytest.fail("make chip started no node: %s" % (p.communicate(),))
+
+
+def test_ctrl_c_is_one_line_and_exit_status_130_and_the_flash_is_not_written(flashed,
+                                                                            tmp_path):
+    import signal
+    flash = tmp_path / "flash.bin"
+    p, node = _running(flashed, "--flash", str(flash))
+    os.killpg(p.pid, signal.SIGINT)  # (what Ctrl-C sends the foreground job)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and err.splitlines() == ["make chip: stopped (Ctrl-C)"], err
+    assert os.listdir(tmp_path) == []
+
+
+def test_node_killed_is_one_line_naming_the_signal(flashed):
+    import signal
+    p, node = _running(flashed)
+    os.kill(node, signal.SIGKILL)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 128 + signal.SIGKILL, err
+    assert err.splitlines() == ["make chip: error: the chip twin (node) was killed by SIGKILL"]
+
+
+def test_a_uf2_from_a_pipe_boots(flashed, tmp_path):
+    """(read once: its checks and the chip read the copy)"""
+    import threading
+    fifo = str(tmp_path / "given.uf2")
+    os.mkfifo(fifo)
+    data = open(flashed, "rb").read()
+
+    def write():
+        with open(fifo, "wb") as f:
+            f.write(data)
+    threading.Thread(target=write, daemon=True).start()
+    r = _make_chip("--uf2", fifo, timeout=120)
+    assert r.returncode == 0 and "boot to the first full frame" in r.stdout, r.stdout + r.stderr

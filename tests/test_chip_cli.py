@@ -139,6 +139,14 @@ def test_a_flash_file_that_is_not_a_picos_flash_is_refused_and_left_as_it_was(tm
     _refused(_chip("--flash", str(tmp_path)), "--flash", "is a folder")
 
 
+def _booted_flash(path):
+    """A 2 MB flash whose boot stage 2 the boot ROM runs (its CRC right), erased after it."""
+    from tools import chip
+    boot2 = bytes(252) + chip._boot2_crc(bytes(252)).to_bytes(4, "little")
+    path.write_bytes(boot2 + b"\xff" * (chip.FLASH_BYTES - 256))
+    return str(path)
+
+
 def test_an_erased_or_a_booted_flash_is_taken():
     from tools import chip
     assert chip.looks_like_flash(b"\xff" * chip.FLASH_BYTES)
@@ -156,9 +164,8 @@ def test_a_key_build_that_is_not_one_is_refused_in_a_sentence():
 def test_keys_with_a_uf2_file_or_a_used_flash_is_refused_they_say_their_own_build(tmp_path):
     _refused(_chip("--keys", "matrix", "--uf2", str(tmp_path / "x.uf2")), "--keys",
              "the --uf2 file says its own", "CS_KEYS")
-    used = tmp_path / "flash.bin"
-    used.write_bytes(b"\xff" * (2 * 1024 * 1024))
-    _refused(_chip("--keys", "matrix", "--flash", str(used)), "--keys", "--flash")
+    _refused(_chip("--keys", "matrix", "--flash", _booted_flash(tmp_path / "flash.bin")),
+             "--keys", "--flash")
 
 
 def test_figures_and_power_play_their_own_runs_so_a_script_or_a_file_is_refused(tmp_path):
@@ -242,3 +249,76 @@ def test_power_prints_the_awake_shares_the_speed_and_the_hours_on_batteries(monk
     assert "screen off   awake   8.3 %" in out
     assert "95th percentile 14.9 ms" in out
     assert "3 AAA cells: about 39 hours of play (25 % of the glass lit" in out
+
+
+def test_an_erased_flash_file_is_a_fresh_chip_it_gets_the_trees_uf2(tmp_path):
+    """2 MB of 0xFF holds no boot stage 2: as an empty file, the tree's UF2 (CircuitPython's
+    Pico image is needed to build it), and --keys chooses its build."""
+    erased = tmp_path / "ff.bin"
+    erased.write_bytes(b"\xff" * (2 * 1024 * 1024))
+    for args in (["--flash", str(erased)], ["--keys", "matrix", "--flash", str(erased)]):
+        r = _chip(*args)
+        assert r.returncode == 2 and "the chip twin needs" in r.stderr, r.stderr
+        assert "CIRCUITPY_UF2" in r.stderr and "CIRCUITPY_MPY_CROSS" in r.stderr, r.stderr
+    assert erased.read_bytes() == b"\xff" * (2 * 1024 * 1024)
+
+
+def test_a_flash_on_a_device_is_refused_before_the_run():
+    _refused(_chip("--flash", "/dev/full"), "--flash", "/dev/full", "a device")
+
+
+def test_a_flash_in_a_read_only_folder_is_refused_before_the_run(tmp_path):
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        if os.geteuid() == 0:
+            pytest.skip("root may write into a read-only folder")
+        _refused(_chip("--flash", str(folder / "flash.bin")), "--flash", "cannot write the "
+                 "flash back", "read-only")
+        assert os.listdir(folder) == []
+    finally:
+        folder.chmod(0o700)
+
+
+def test_a_flash_on_a_disk_without_2_mb_free_is_refused_before_the_run(tmp_path, monkeypatch,
+                                                                       capsys):
+    """(A full disk cannot be made here: the disk's free space is what the OS says.)"""
+    import shutil
+    from tools import chip
+    full = shutil.disk_usage(str(tmp_path))._replace(free=4096)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: full)
+    monkeypatch.setattr(chip, "run", lambda *a, **k: pytest.fail("the run started"))
+    with pytest.raises(SystemExit) as stop:
+        chip.main(["--flash", str(tmp_path / "flash.bin")])
+    err = capsys.readouterr().err.splitlines()
+    assert stop.value.code == 2 and len(err) == 1, err
+    assert "--flash" in err[0] and "4,096 bytes free" in err[0] and "2,097,152" in err[0]
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_uf2_that_is_a_folder_or_a_device_is_refused_in_a_sentence(tmp_path):
+    _refused(_chip("--uf2", str(tmp_path)), "--uf2", "is a folder")
+    _refused(_chip("--uf2", os.devnull), "--uf2", os.devnull, "a device")
+
+
+def test_a_uf2_from_a_pipe_is_read_once(tmp_path):
+    """Its checks read it several times: from a FIFO the second read waited for good."""
+    import threading
+    fifo = str(tmp_path / "pico2.uf2")
+    os.mkfifo(fifo)
+    data = open(_uf2(tmp_path / "x.uf2", 0xE48BFF59, "Adafruit CircuitPython 10.3.0 on "
+                     "2026-11-30; Raspberry Pi Pico 2 with rp2350a"), "rb").read()
+
+    def write():
+        with open(fifo, "wb") as f:
+            f.write(data)
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    _refused(_chip("--uf2", fifo), "--uf2", fifo, "RP2350")
+    writer.join(5)
+
+
+def test_an_entropy_that_is_not_32_bits_is_refused():
+    _refused(_chip("--entropy", "-1"), "--entropy", "0..4294967295")
+    _refused(_chip("--entropy", "dice"), "--entropy", "'dice'")

@@ -19,12 +19,17 @@ decoder.
 Needs node and npm, and RP2040_BOOTROM (bootrom-b1.bin); to build the tree's UF2 also
 CIRCUITPY_UF2 (raspberry_pi_pico.uf2) and CIRCUITPY_MPY_CROSS (.ci/run sets all three).
 The flash chip is modelled (tools/chipjs/flash.mjs: program, erase, their busy times), so
-nvm saves persist: --flash FILE keeps the whole 2 MB flash from one run to the next. Not
+nvm saves persist: --flash FILE keeps the whole 2 MB flash from one run to the next. The ring
+oscillator's random bit, os.urandom's source, reads 1 as in rp2040js, so every run deals
+the same first match, unless --entropy N gives it N's stream (tools/chipjs/errata.mjs). Not
 modelled: exact wait states, the ADC.
 """
 import json
 import os
+import re
 import shutil
+import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -33,7 +38,7 @@ from hardware import config, pinmap
 from hardware.keynames import BUILDS
 from hardware.virtual.ssd1306 import VirtualSSD1306
 from tools import boardvm
-from tools.cli import Parser, bounded, fail, output_file, read_text
+from tools.cli import Parser, bounded, fail, input_problem, output_file, read_text
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NODE_DIR = os.path.join(HERE, "chipjs")
@@ -160,11 +165,33 @@ def looks_like_flash(data):
 
 def flash_problem(path):
     """'' when path can be the chip's whole flash (absent or empty: an erased chip, or
-    2 MB that a Pico boots), else one line; another file is never written."""
+    2 MB that a Pico boots) and be written back (the 2 MB go to a new file beside it, then
+    over it: its folder must take them), else one line; another file is never written."""
     from hardware.virtual import kept_file_problem
-    return kept_file_problem(path, FLASH_BYTES, "a Pico's flash",
-                             "flash that starts with a boot stage 2 a Pico runs",
-                             looks_like_flash)
+    problem = kept_file_problem(path, FLASH_BYTES, "a Pico's flash",
+                                "flash that starts with a boot stage 2 a Pico runs",
+                                looks_like_flash)
+    if problem:
+        return problem
+    folder = os.path.dirname(os.path.realpath(path))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return ("%s: cannot write the flash back in %s (no permission, or read-only)"
+                % (path, folder))
+    free = shutil.disk_usage(folder).free
+    if free < FLASH_BYTES:
+        return ("%s: the disk has %s bytes free; writing the flash back needs %s"
+                % (path, "{:,}".format(free), "{:,}".format(FLASH_BYTES)))
+    return ""
+
+
+def blank_flash(path):
+    """True for a --flash file that holds nothing a Pico boots: absent, empty, or erased
+    where boot stage 2 goes (an erased chip, whose boot ROM waits as RPI-RP2 for a UF2:
+    the UF2 is written over it)."""
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return True
+    with open(path, "rb") as f:
+        return f.read(256) == b"\xff" * 256
 
 
 def settings_of(path):
@@ -204,6 +231,18 @@ def build_uf2(dest, settings=None, change_tree=None):
     from tools import drive, uf2
     return uf2.build(os.path.join(dest, "california-speed.uf2"), version=drive.FIXED_VERSION,
                      settings=settings, change=change_tree)
+
+
+class Killed(RuntimeError):
+    """The chip twin's node was ended by a signal (signum)."""
+
+    def __init__(self, signum):
+        self.signum = signum
+        try:
+            name = signal.Signals(signum).name
+        except ValueError:
+            name = "signal %d" % signum
+        super().__init__("the chip twin (node) was killed by %s" % name)
 
 
 class ChipRun:
@@ -310,7 +349,7 @@ def _wiring(values, faults):
 
 def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_ms=20000,
         profile=False, usb=True, work=None, change_tree=None, flash=None, flash_out=None,
-        flash_timing="typ", reflash=True, nvm=None, faults=None):
+        flash_timing="typ", reflash=True, nvm=None, faults=None, entropy=None):
     """Boot a Pico's UF2 and play a key script (make play's format, times from the first
     full frame; the key names of the build the UF2's settings.toml says); returns a ChipRun.
     uf2: the file (default: this tree's, made by build_uf2 with settings and change_tree;
@@ -320,7 +359,10 @@ def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_
     writes a file dragged onto RPI-RP2 unless reflash is False; flash_out: where the flash
     goes at the end; flash_timing: the flash chip's busy times, "typ" or "max" (W25Q16JV).
     nvm: the 4 KB nvm sector's bytes, put in after the UF2 (saved_settings()). faults: the
-    matrix build's keys built wrong, {key number: "missing" (no diode) or "reversed"}."""
+    matrix build's keys built wrong, {key number: "missing" (no diode) or "reversed"}.
+    entropy: a 32-bit number whose stream the ring oscillator's random bit follows
+    (tools/chipjs/errata.mjs), so the first deal is its own; None: the bit rp2040js reads,
+    the same on every run (the first match is always seed 564724698, the goldens')."""
     from hardware.virtual.keypad import load_script
     as_it_is = bool(flash) and not reflash  # boot what the flash holds
     problem = missing(own_uf2=uf2 is not None or as_it_is)
@@ -347,7 +389,7 @@ def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_
                "keys": buttons, "matrix": matrix, "piezo": int(values["CS_PIEZO"][2:]),
                "events": [[ms, wires[key], 1 if down else 0] for ms, key, down in events],
                "after_ms": max([ms for ms, _, _ in events] or [0]) + after_ms,
-               "max_ms": boot_ms, "profile": profile, "usb": usb}
+               "max_ms": boot_ms, "profile": profile, "usb": usb, "entropy": entropy}
         if nvm is not None:
             job["nvm"] = os.path.join(tmp, "nvm.bin")
             with open(job["nvm"], "wb") as f:
@@ -357,9 +399,12 @@ def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_
             json.dump(job, f)
         p = subprocess.run(["node", os.path.join(NODE_DIR, "run.mjs"), path],
                            capture_output=True, text=True, cwd=NODE_DIR)
-    if p.returncode != 0:
-        raise RuntimeError("the chip twin stopped: " + (p.stderr.strip().splitlines() or
-                                                          ["exit %d" % p.returncode])[-1])
+    if p.returncode < 0:
+        raise Killed(-p.returncode)
+    if p.returncode != 0:  # node's error line, not its closing "Node.js v20..."
+        said = [ln for ln in p.stderr.splitlines() if re.match(r"\w*Error\b", ln)]
+        raise RuntimeError("the chip twin stopped: " + (said or p.stderr.strip().splitlines()
+                                                        or ["exit %d" % p.returncode])[0])
     return ChipRun(p.stdout.splitlines(), values["CS_I2C_ADDRESS"])
 
 
@@ -612,7 +657,6 @@ def desktop_run(script, seed, checkpoints, hz=None, keys="direct", nvm=None):
 
 def seed_of(run):
     """The seed of the first match the chip dealt (its console says it)."""
-    import re
     for _, line in run.console:
         m = re.match(r"match: seed (\d+)", line)
         if m:
@@ -801,7 +845,43 @@ def print_figures(keys, hz=400000):
     return 0 if entry["glass"] == entry["checks"] else 1
 
 
+def uf2_input(path, into):
+    """(the path to read a --uf2 file at, '') or (None, one line why not): a file on disk
+    is read where it is; a pipe (a FIFO, bash's <(...)) once, into a file in the folder
+    into, as the checks and then the chip read it again; a folder or a device is refused."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return path, ""  # (check_uf2 says why it cannot be read)
+    if stat.S_ISFIFO(mode):
+        limit = 2 * FLASH_BYTES + 1  # a UF2 block carries 256 bytes of flash in 512
+        with open(path, "rb") as f:
+            data = f.read(limit)
+        if len(data) == limit:
+            return None, "%s: more came from the pipe than a Pico's UF2 holds (4 MB)" % path
+        copy = os.path.join(into, "given.uf2")
+        with open(copy, "wb") as f:
+            f.write(data)
+        return copy, ""
+    if not stat.S_ISREG(mode):
+        return None, input_problem(path)
+    return path, ""
+
+
 def main(argv=None):
+    """make chip; Ctrl-C or node killed is one line, exit status 128 + the signal."""
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            return _main(argv, tmp)
+    except KeyboardInterrupt:
+        print("make chip: stopped (Ctrl-C)", file=sys.stderr)
+        return 128 + signal.SIGINT
+    except Killed as e:
+        print("make chip: error: %s" % e, file=sys.stderr)
+        return 128 + e.signum
+
+
+def _main(argv, tmp):
     ap = Parser(prog="make chip", description=__doc__.splitlines()[0])
     ap.add_argument("--script", metavar="FILE", help="key script (make play's format)")
     ap.add_argument("--png", metavar="FILE", type=output_file, help="save the final glass")
@@ -822,6 +902,10 @@ def main(argv=None):
     ap.add_argument("--flash-timing", choices=("typ", "max"), default="typ",
                     help="the flash chip's busy times: the W25Q16JV's typical (default) or "
                          "maximum")
+    ap.add_argument("--entropy", metavar="N", type=bounded(0, 0xFFFFFFFF),
+                    help="the ring oscillator's random bit follows N's stream, so the chip "
+                         "deals its own matches, the same for the same N (default: the bit "
+                         "rp2040js reads, the same on every run)")
     ap.add_argument("--keys", choices=BUILDS,
                     help="the key build of this tree's UF2: direct (a pin per key, the default) "
                          "or matrix (a 4 x 6 diode matrix, Long Speed); a --uf2 file says its "
@@ -839,8 +923,8 @@ def main(argv=None):
         problem = flash_problem(args.flash)
         if problem:
             fail("make chip", "--flash " + problem)
-    fresh = bool(args.flash) and (not os.path.exists(args.flash)
-                                  or os.path.getsize(args.flash) == 0)
+    fresh = bool(args.flash) and blank_flash(args.flash)
+    held = bool(args.flash) and os.path.isfile(args.flash) and os.path.getsize(args.flash) > 0
     if args.keys and (args.uf2 or args.flash and not fresh):
         fail("make chip", "--keys makes this tree's UF2 for a build; the %s says its own "
                           "(its settings.toml's CS_KEYS)" % ("--uf2 file" if args.uf2 else
@@ -854,8 +938,10 @@ def main(argv=None):
              % ("figures" if args.figures else "power"))
     if args.power and args.keys not in (None, "direct"):
         fail("make chip", "--power measures the direct build")
+    uf2 = None
     if args.uf2:
-        problem = check_uf2(args.uf2)
+        uf2, problem = uf2_input(args.uf2, tmp)
+        problem = problem or check_uf2(uf2).replace(uf2, args.uf2)
         if problem:
             fail("make chip", "--uf2 " + problem)
     problem = missing(own_uf2=bool(args.uf2) or (bool(args.flash) and not fresh))
@@ -871,20 +957,28 @@ def main(argv=None):
         if text is None:
             fail("make chip", why)
     from tools.uf2 import UF2Error
-    keep = args.flash + ".chip-tmp" if args.flash else None  # the flash at the end
+    keep = os.path.realpath(args.flash) + ".chip-tmp" if args.flash else None  # at the end
     try:
-        r = run(text, uf2=args.uf2, display=not args.no_display, after_ms=args.after,
-                flash=args.flash if args.flash and not fresh else None,
+        r = run(text, uf2=uf2, display=not args.no_display, after_ms=args.after,
+                flash=args.flash if held else None,
                 reflash=bool(args.uf2) or fresh or not args.flash, flash_out=keep,
-                flash_timing=args.flash_timing,
+                flash_timing=args.flash_timing, entropy=args.entropy,
                 settings={"CS_KEYS": args.keys} if args.keys else None)
         if keep:
-            os.replace(keep, os.path.realpath(args.flash))  # (a link is followed)
+            try:
+                os.replace(keep, os.path.realpath(args.flash))  # (a link is followed)
+            except OSError as e:
+                fail("make chip", "cannot write the flash back to %s: %s"
+                     % (args.flash, e.strerror or e))
             print("flash                         %s (2 MB, written back)" % args.flash)
     except UF2Error as e:
         fail("make chip", str(e))
     except ValueError as e:
         fail("make chip", "%s %s" % (args.script, e))
+    except Killed:
+        raise
+    except RuntimeError as e:
+        fail("make chip", str(e))
     finally:
         if keep and os.path.exists(keep):
             os.remove(keep)
