@@ -138,10 +138,11 @@ def test_braille_and_block_frames_cover_the_glass():
     assert frame_lines(frame, braille=False) == ["\u2588" * 128] * 32
 
 
-def _in_a_terminal(args, keys, env=None):
+def _in_a_terminal(args, keys, env=None, prefix=(), file_size=None):
     """make play in a real (pseudo) terminal of 140 x 45: each (seconds, bytes) of keys is
     typed after that long; returns (everything it wrote, its exit status, None if it had
-    not ended 10 s after the last key)."""
+    not ended 10 s after the last key). prefix: a command that runs it; file_size: the
+    largest file it may write (ulimit -f), in bytes."""
     import pty
     import select
     import time
@@ -154,8 +155,12 @@ def _in_a_terminal(args, keys, env=None):
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
+        if file_size is not None:
+            import resource
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
         os.chdir(mpy.ROOT)
-        os.execv(sys.executable, [sys.executable, "-m", "tools.play"] + args)
+        command = list(prefix) + [sys.executable, "-m", "tools.play"] + args
+        os.execvp(command[0], command)
     seen = b""
 
     def read_for(seconds):
@@ -267,13 +272,19 @@ def test_nvm_saves_survive_a_kill_at_any_moment(tmp_path, monkeypatch):
     assert open(path, "rb").read()[:6] == b"oldnew"
 
 
+def _claim(nvm):
+    """make play --terminal --nvm nvm, with no terminal: it takes the memory, or refuses it
+    in one line, before it stops for want of a terminal."""
+    return subprocess.run([sys.executable, "-m", "tools.play", "--terminal", "--nvm", str(nvm)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+
 def test_a_second_handheld_on_the_same_nvm_file_is_refused(tmp_path):
     from hardware import virtual
     path = str(tmp_path / "nvm.bin")
     first = virtual.Flash(path)
     again = virtual.Flash(path)  # this process's own handhelds may share it (a power cycle)
-    r = subprocess.run([sys.executable, "-m", "tools.play", "--terminal", "--nvm", path],
-                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    r = _claim(path)
     assert r.returncode == 2 and "in use by another virtual handheld" in r.stderr
     del first, again
 
@@ -294,8 +305,7 @@ def _refused_untouched(tmp_path, path, *words):
     """make play --nvm path stops in one line before anything runs, path as it was."""
     before = os.lstat(path)
     data = open(path, "rb").read() if os.path.isfile(path) else None
-    r = subprocess.run([sys.executable, "-m", "tools.play", "--terminal", "--nvm", str(path)],
-                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    r = _claim(path)
     _one_line_error(r, "--nvm", *words)
     after = os.lstat(path)
     assert (after.st_mode, after.st_size, after.st_ino) == (before.st_mode, before.st_size,
@@ -342,19 +352,26 @@ def test_an_empty_erased_or_torn_memory_is_taken(tmp_path, kind):
     assert open(path, "rb").read()[100:102] == b"ok"
 
 
-def test_a_link_to_a_memory_is_followed_and_never_replaced(tmp_path):
+@pytest.mark.parametrize("kind", ["symbolic", "hard"])
+def test_a_link_to_a_memory_is_followed_locked_and_never_replaced(tmp_path, kind):
     from hardware import virtual
     real = tmp_path / "real.bin"
     real.write_bytes(b"\xff" * 4096)
     link = tmp_path / "link.bin"
-    os.symlink(real, link)
+    (os.symlink if kind == "symbolic" else os.link)(real, link)
     flash = virtual.Flash(str(link))
-    flash.nvm[0:3] = b"\xa5\x01\x01"
-    assert os.path.islink(link) and open(real, "rb").read()[:3] == b"\xa5\x01\x01"
-    # The lock is the file's, not the link's: another make play on the file is refused.
-    r = subprocess.run([sys.executable, "-m", "tools.play", "--terminal", "--nvm", str(real)],
-                       cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert r.returncode == 2 and "in use by another virtual handheld" in r.stderr
+    flash.nvm[0:3] = b"\xa5\x01\x01"  # (a file of two names is written in place)
+    assert open(real, "rb").read(3) == b"\xa5\x01\x01"
+    assert os.path.islink(link) if kind == "symbolic" else os.path.samefile(real, link)
+    # The lock is the file's, not a name's: another make play on it by either is refused.
+    for name in (real, link):
+        _one_line_error(_claim(name), "--nvm", str(name), "in use by another virtual handheld")
+    if kind == "hard":
+        os.remove(real)  # one name again: saved whole, and still locked
+        flash.nvm[3:4] = b"\x07"
+        assert open(link, "rb").read(4) == b"\xa5\x01\x01\x07"
+        _one_line_error(_claim(link), "in use by another virtual handheld")
+        assert os.listdir(tmp_path) == ["link.bin"]  # no lock file nor temporary left
     del flash
 
 
@@ -570,3 +587,97 @@ def test_the_terminal_and_the_window_show_the_matrix_builds_keys(monkeypatch):
     hw, passes = _window(_parser().parse_args(["--window", "--piles", "4", "--keys", "matrix",
                                                "--nvm", ""]), stop_after=30)
     assert passes >= 30 and hw.menu_keys is not None
+
+
+# ---- saves that cannot land: a full disk, a file size limit, a read-only folder ----
+
+def _namespace(folder, setup):
+    """A command prefix that runs a program in a mount namespace of its own once the shell
+    commands setup have run there ($1: folder); skips where unshare cannot make one."""
+    import shutil
+    if not shutil.which("unshare") or subprocess.run(
+            ["unshare", "--map-root-user", "--mount", "true"], capture_output=True).returncode:
+        pytest.skip("no mount namespace here (unshare --map-root-user --mount)")
+    return ["unshare", "--map-root-user", "--mount", "sh", "-c",
+            setup + ' && shift && exec "$@"', "sh", str(folder)]
+
+
+def _read_only(folder):
+    """A command prefix under which folder is read-only: a read-only bind mount of it in a
+    namespace of its own; or, for a user other than root (whom chmod does not stop), its
+    write bits taken away (given back by the caller)."""
+    if os.geteuid() != 0:
+        try:
+            return _namespace(folder, 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1"')
+        except pytest.skip.Exception:
+            os.chmod(folder, 0o555)
+            return []
+    return _namespace(folder, 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1"')
+
+
+# SETTINGS, down to PILES, RIGHT (3 a row), MENU: back, and the settings saved
+_SAVE_SETTINGS = [(4, b"x"), (0.3, b"x"), (0.3, b"x"), (0.3, b"v"), (0.3, b"x"), (0.3, b"v"),
+                  (0.3, b" "), (1.5, b"\x1b")]
+
+
+@pytest.mark.parametrize("condition", ["full disk", "file size limit", "read-only folder"])
+def test_saves_that_cannot_land_are_said_on_the_status_line_and_at_exit(tmp_path, condition):
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    nvm = str(folder / "nvm.bin")
+    prefix, file_size, says = (), None, b"the last save to %s failed (" % nvm.encode()
+    if condition == "full disk":  # a disk of one 4 KB block, taken by another file
+        prefix = _namespace(folder, 'mount -t tmpfs -o size=4k tmpfs "$1" && '
+                                    'head -c 4096 /dev/zero > "$1/other"')
+    elif condition == "file size limit":
+        file_size = 1024
+    else:
+        open(nvm, "wb").write(b"\xff" * 4096)
+        prefix = _read_only(folder)
+        says = b"saves off: the folder of %s is read-only" % nvm.encode()
+    try:
+        seen, status = _in_a_terminal(["--terminal", "--seed", "3", "--nvm", nvm],
+                                      _SAVE_SETTINGS, prefix=prefix, file_size=file_size)
+    finally:
+        os.chmod(folder, 0o755)
+    said = seen.replace(b"\r\n", b" ")
+    assert _ended_well(status), seen[-800:]
+    assert b"Traceback" not in seen
+    exit_line = b"make play: " + says
+    assert said.count(says) >= 2 and exit_line in said, seen[-800:]  # the glass's, the exit's
+    assert said.index(says) < said.index(exit_line)
+    if condition != "full disk":  # (the disk went with its namespace)
+        assert os.path.getsize(nvm) in (0, 4096) and open(nvm, "rb").read(1) in (b"", b"\xff")
+
+
+def test_a_memory_in_a_read_only_folder_is_read_and_play_goes_on(tmp_path):
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    nvm = str(folder / "nvm.bin")
+    settings = tmp_path / "settings.keys"  # SETTINGS, PILES 3 A ROW, back (saved)
+    settings.write_text("400 A1 tap\n550 A1 tap\n700 A1 tap\n850 A3 tap\n1000 A1 tap\n"
+                        "1150 A3 tap\n1300 MENU tap\n")
+    assert _play("--script", str(settings), "--nvm", nvm).returncode == 0
+    saved = open(nvm, "rb").read()
+    deal = tmp_path / "deal.keys"
+    deal.write_text("400 A3 tap\n")  # 2 PLAYERS
+    png = tmp_path / "table.png"
+    prefix = _read_only(folder)
+    try:
+        runs = [subprocess.run(prefix + [sys.executable, "-m", "tools.play", "--script",
+                                         str(keys), "--nvm", nvm, "--png", str(png),
+                                         "--scale", "1"],
+                               cwd=ROOT, capture_output=True, text=True, timeout=120)
+                for keys in (settings, deal)]  # PILES changed again, and not saved; a deal
+    finally:
+        os.chmod(folder, 0o755)
+    for r in runs:
+        assert r.returncode == 0 and "rror" not in r.stderr + r.stdout, r.stderr + r.stdout
+        off = [line for line in r.stdout.splitlines() if "nvm" in line]
+        assert off == ["console: nvm: saves off: the folder of %s is read-only; what it "
+                       "holds was read, and nothing is written" % nvm], r.stdout
+    from tools import glass
+    frame = bytes(1 if v > 127 else 0 for v in Image.open(png).convert("L").tobytes())
+    assert glass.piles_per_row(frame) == 3  # the memory was read
+    assert open(nvm, "rb").read() == saved and os.listdir(folder) == ["nvm.bin"]
+

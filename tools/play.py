@@ -337,6 +337,13 @@ def _terminal(args):
         from tools.cli import fail
         fail("make play", "the terminal is too small or not a terminal (%s); try a bigger "
              "window, or --script for headless use" % e)
+    _say_saves(state.get("hand"))
+
+
+def _say_saves(hw):
+    """On leaving play: why the memory's file does not hold the last saves, if it does not."""
+    if hw is not None and hw.flash.note:
+        print("make play: " + hw.flash.note, file=sys.stderr)
 
 
 def _draw(stdscr, hw, braille, help_lines):
@@ -370,6 +377,11 @@ def _draw(stdscr, hw, braille, help_lines):
         note = "California Speed  |  I2C bytes %d  |  %s" % (
             hw.bus.bytes_sent, "\u266a" if hw.buzzer.hz else " ")
         stdscr.addstr(y, 0, note)
+        if hw.flash.note:  # (under the status line: saves that do not land)
+            import textwrap
+            for line in textwrap.wrap(hw.flash.note, max(cols - 1, 1)):
+                y += 1
+                stdscr.addstr(y, 0, line)
         for line in help_lines:
             y += 1
             stdscr.addstr(y, 0, line)
@@ -478,7 +490,8 @@ def main(argv=None):
               "using the terminal", file=sys.stderr)
     elif args.window or (not args.terminal and _has_display()):
         try:
-            return _window(args)
+            hw, _ = _window(args)
+            return _say_saves(hw)
         except NoWindow as e:  # no usable window system: the terminal always works
             print("make play: no window (%s); using the terminal" % e, file=sys.stderr)
     if not sys.stdin.isatty():

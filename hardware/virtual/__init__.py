@@ -101,6 +101,9 @@ class NVM:
     def __init__(self):
         self._data = bytearray(b"\xff" * NVM_SIZE)
         self._path = None  # the file Flash keeps the bytes in (symbolic links resolved)
+        self._name = None  # that file as it was given
+        self._hold = None  # this process's lock on it (_Hold)
+        self._note = ""  # why saves do not land in it, in one line ('' when they do)
         self._saved = bytearray(self._data)  # what the file holds
         self._mode = 0o644
         self._writes = 0
@@ -167,17 +170,39 @@ class NVM:
 
     def _save(self):
         """Into the file as a whole (hardware/files.py), so a kill at any moment leaves
-        the old contents or the new. A save that fails (a folder made read-only, a full
-        disk) raises, and the write is undone here too: the bytes stay what the file
-        holds."""
+        the old contents or the new; a file with other hard links is written in place, so
+        that they still name the memory. A save that fails (a folder made read-only, a full
+        disk) raises, and the write is undone here too: the bytes stay what the file holds;
+        the note says so until a save lands."""
         if not self._path:
             return
         try:
-            write_atomic(self._path, self._data, mode=self._mode)
-        except BaseException:
+            if _links(self._path) > 1:
+                with open(self._path, "r+b") as f:
+                    f.write(self._data)
+                    f.flush()
+                    os.fsync(f.fileno())
+            elif self._hold is None:
+                write_atomic(self._path, self._data, mode=self._mode)
+            else:
+                self._hold.replace(self._path, self._data, self._mode)
+        except BaseException as e:
             self._data[:] = self._saved
+            if isinstance(e, OSError):
+                self._note = ("the last save to %s failed (%s): the handheld keeps what it "
+                              "had to save, and the next save that lands writes it"
+                              % (self._name, e.strerror or e))
             raise
+        self._note = ""
         self._saved[:] = self._data
+
+
+def _links(path):
+    """How many hard links the file at path has (0 when it is not there)."""
+    try:
+        return os.stat(path).st_nlink
+    except FileNotFoundError:
+        return 0
 
 
 class Flash:
@@ -196,18 +221,22 @@ class Flash:
     def __init__(self, path=None, size=NVM_SIZE):
         self.nvm = NVM()
         self.nvm._data = bytearray(b"\xff" * size)
-        self._lock = None
         if path:
             problem = memory_file_problem(path, size)
             if problem:
                 raise NVMRefused(problem)
+            self.nvm._name = path
             path = os.path.realpath(path)  # a link is followed, never replaced
-            self._lock = _lock(path)
+            self.nvm._hold = _hold(path, self.nvm._name)
             if os.path.exists(path):
                 self.nvm._mode = stat.S_IMODE(os.stat(path).st_mode)
                 with open(path, "rb") as f:
                     saved = f.read(size)
                 self.nvm._data[0:len(saved)] = saved
+            if not os.access(os.path.dirname(path), os.W_OK):
+                self.nvm._note = ("saves off: the folder of %s is read-only; what it holds "
+                                  "was read, and nothing is written" % self.nvm._name)
+                path = None
         self.nvm._path = path
         self.nvm._saved = bytearray(self.nvm._data)
 
@@ -216,6 +245,8 @@ class Flash:
                     doc="The stored bytes (a bytearray; changing it is not a write).")
     writes = property(lambda self: self.nvm._writes, doc="Writes so far.")
     erases = property(lambda self: self.nvm._erases, doc="Sector erases so far.")
+    note = property(lambda self: self.nvm._note,
+                    doc="Why saves do not land in the file, in one line ('' when they do).")
 
     def cut_power_after(self, n):
         """Interrupt the next write after n programmed bytes (see the class notes)."""
@@ -285,49 +316,99 @@ def kept_file_problem(path, size, what, contents, looks_right):
     return ""
 
 
-_HELD = {}  # nvm file (resolved) -> its lock file, held by this process
+_HELD = {}  # (device, inode) of a memory file -> this process's _Hold on it
 
 
 def claim_memory(path):
     """Make the file at path this process's handheld memory, before a handheld starts:
-    '' when it can be (and its lock is held from now on), else one line saying why not."""
+    '' when it can be (and it is held from now on), else one line saying why not."""
     problem = memory_file_problem(path)
     if not problem:
         try:
-            _lock(path)
+            _hold(os.path.realpath(path), path)
         except (NVMInUse, NVMRefused) as e:
             problem = str(e)
         except OSError as e:
-            problem = "%s.lock: %s" % (path, e.strerror or e)
+            problem = "%s: %s" % (path, e.strerror or e)
     return problem
 
 
-def _lock(path):
-    """Hold path + '.lock' for this process: a handheld of another process on the same nvm
-    file would overwrite this one's saves. (Handhelds of one process may share a file: a
-    test's power cycle.) path is resolved first, so every link to a file shares its lock.
-    Raises NVMInUse, or NVMRefused for a lock that is not a file; where the OS has no
-    flock, there is no lock."""
+def _file_key(st):
+    return st.st_dev, st.st_ino
+
+
+class _Hold:
+    """This process's lock on a memory file: the file itself open and flock'ed, so that a
+    handheld of another process on it, by any name (a link, a hard link), is refused: it
+    would overwrite this one's saves. (Handhelds of one process share it: a test's power
+    cycle.) A save that replaces the file locks the new one before it takes the name."""
+
+    def __init__(self, fd):
+        self.fd = fd
+        self._next = None
+        _HELD[_file_key(os.fstat(fd))] = self
+
+    def replace(self, path, data, mode):
+        """Write data to path whole (write_atomic), the lock moving to the new file."""
+        try:
+            write_atomic(path, data, mode=mode, write=self._write_and_lock)
+        except BaseException:
+            if self._next is not None:
+                os.close(self._next)
+                self._next = None
+            raise
+        del _HELD[_file_key(os.fstat(self.fd))]
+        os.close(self.fd)
+        self.fd, self._next = self._next, None
+        _HELD[_file_key(os.fstat(self.fd))] = self
+
+    def _write_and_lock(self, f, data):
+        import fcntl
+        f.write(data)
+        self._next = os.dup(f.fileno())  # (kept open, and so locked, once f is closed)
+        fcntl.flock(self._next, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a new file: nobody's
+
+
+def _hold(path, name):
+    """Lock the memory file at path (resolved; name: as it was given) for this process,
+    making it empty when it is not there: this process's _Hold, or None where nothing can
+    be locked (no flock on this OS; no file, in a folder that cannot have one). Raises
+    NVMInUse when another process holds it, NVMRefused when it is not a regular file."""
     try:
         import fcntl
     except ImportError:
         return None
-    key = os.path.realpath(path)
-    if key in _HELD:
-        return _HELD[key]
-    lock = key + ".lock"
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK
+    for _ in range(8):  # (the holder may replace the file between the open and the lock)
+        try:
+            fd = os.open(path, flags)
+        except FileNotFoundError:
+            try:
+                fd = os.open(path, flags | os.O_CREAT, 0o644)
+            except OSError:
+                return None
+        st = os.fstat(fd)
+        held = _HELD.get(_file_key(st))
+        if held is not None:
+            os.close(fd)
+            return held
+        if not stat.S_ISREG(st.st_mode):
+            os.close(fd)
+            raise NVMRefused("%s is not a regular file (a device, a pipe or a socket)" % name)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            break
+        try:
+            named = _file_key(os.stat(path)) == _file_key(st)
+        except FileNotFoundError:
+            named = False
+        if named:
+            return _Hold(fd)
         os.close(fd)
-        raise NVMRefused("%s is not a lock file (a device, a pipe or a socket)" % lock)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        raise NVMInUse("%s is in use by another virtual handheld (make play); close it, or "
-                       "give this one another file with --nvm FILE" % path)
-    _HELD[key] = fd
-    return fd
+    raise NVMInUse("%s is in use by another virtual handheld (make play); close it, or "
+                   "give this one another file with --nvm FILE" % name)
 
 
 def _refresh_like_the_board(display):
@@ -395,6 +476,8 @@ class Handheld:
         self.buzzer = Buzzer(self.clock)
         self.flash = Flash(nvm_path)
         self.nvm = self.flash.nvm
+        if self.flash.note:
+            self.console("nvm: " + self.flash.note)
         self.on_idle = on_idle  # a desktop front end's hook, called once per pass
         self.stop = False
         self._mark = self.bus.mark()
