@@ -149,6 +149,26 @@ def test_opened_as_a_file_the_page_says_in_one_line_that_it_must_be_served(brows
         context.close()
 
 
+def test_a_tap_shorter_than_a_frame_moves_the_menu_as_a_press_does(browser, served):
+    """Its press and release in one task of the page, with no slice of the chip between:
+    the press is held until the chip's scans have seen it."""
+    p = Page(browser, served[0])
+    try:
+        key, got = Keyboard(p).keys["A1"], []
+        for ms in (400, 700):  # (the second: the first's release reached the chip too)
+            p.at(ms)
+            p.page.evaluate("""key => { for (const type of ['keydown', 'keyup'])
+                window.dispatchEvent(new KeyboardEvent(type, {key, code: 'tap'})); }""", key)
+            p.at(ms + 250)
+            got.append(p.glass())
+        want = chip.desktop_run("400 A1 tap\n700 A1 tap\n", 1, [650, 950])[0]
+        assert got[0] != golden("menu") and got[1] != got[0], "a tap was lost: the menu stayed"
+        for g, w in zip(got, want):
+            assert g == w, frame_diff(g, w)
+    finally:
+        p.close()
+
+
 def test_the_pages_licences_are_the_projects_first_then_the_drives_and_the_chips(served):
     """LICENSES.txt starts with the project's MIT licence and carries the UF2's drive's
     LICENSES.txt whole (the Adafruit libraries' notices), then CircuitPython's, the boot

@@ -50,7 +50,9 @@ def folder_problem(out):
 
 def board_json(uf2):
     """What the page needs to know of the board the UF2's settings.toml wires: the I2C
-    pins and address, the piezo's pin, each key's GPIO by name, the keyboard's keys."""
+    pins and address, the piezo's pin, each key's GPIO by name, the keyboard's keys, and
+    how often the keys are scanned and on how many scans a level is surely seen."""
+    from hardware.keymap import DEBOUNCE_SCANS
     from hardware.keynames import name_of
     from hardware.seats import KEYS_A_ROW
     from tools.play import KEYBOARD
@@ -62,7 +64,8 @@ def board_json(uf2):
             "address": values["CS_I2C_ADDRESS"], "display": True,
             "piezo": int(values["CS_PIEZO"][2:]), "piles": KEYS_A_ROW[0],
             "keys": {name: wires[k] for name, k in names.items()},
-            "keyboard": {ch: name_of(k) for ch, k in KEYBOARD.items()}}
+            "keyboard": {ch: name_of(k) for ch, k in KEYBOARD.items()},
+            "scan_ms": values["CS_KEY_INTERVAL_MS"], "seen_scans": DEBOUNCE_SCANS + 1}
 
 
 def build(out=DEFAULT_OUT, version=None, say=print):

@@ -75,12 +75,20 @@ class Sound {
   }
 }
 
-// ---- the buttons: a key is down while any keyboard key or pointer holds it
+// ---- the buttons: a key is down while any keyboard key or pointer holds it. Each of its
+// edges reaches the GPIO once the chip's keypad has read the level before it on
+// board.seen_scans scans (its debounce, and one more): a tap shorter than a frame falls
+// between two slices of the chip, and its press is latched until the chip has seen it.
 class Buttons {
-  constructor(mcu, pins, onFirstTouch) {
+  constructor(mcu, board, onFirstTouch) {
     this.mcu = mcu;
-    this.pins = pins;  // name: GPIO
+    this.pins = board.keys;  // name: GPIO
     this.holders = new Map();  // name: Set of what holds it
+    this.edges = new Map();  // name: the levels (true: down) still to reach its GPIO
+    this.scans = new Map();  // name: the scans that have read its GPIO's level
+    this.need = board.seen_scans;
+    this.gapNs = board.scan_ms * 0.5e6;  // reads closer than this are one scan
+    this.lastScan = -Infinity;
     this.onFirstTouch = onFirstTouch;
   }
 
@@ -92,10 +100,28 @@ class Buttons {
     if (down) set.add(by); else set.delete(by);
     this.holders.set(name, set);
     if (was !== set.size > 0) {
-      pressButton(this.mcu, this.pins[name], set.size > 0);
+      if (!this.edges.has(name)) { this.edges.set(name, []); this.scans.set(name, this.need); }
+      this.edges.get(name).push(set.size > 0);
+      this.reach(name);
       for (const el of document.querySelectorAll('[data-key="' + name + '"]')) {
         el.classList.toggle('held', set.size > 0);
       }
+    }
+  }
+
+  reach(name) {  // its next level to the GPIO, if the chip has seen the one there
+    const edges = this.edges.get(name);
+    if (!edges.length || this.scans.get(name) < this.need) return;
+    pressButton(this.mcu, this.pins[name], edges.shift());
+    this.scans.set(name, 0);
+  }
+
+  inputsRead(nanos) {  // at each read of the GPIO inputs, before it
+    if (nanos - this.lastScan < this.gapNs) return;
+    this.lastScan = nanos;  // a scan starts: the ones before it have read each level
+    for (const name of this.scans.keys()) {
+      this.reach(name);
+      this.scans.set(name, this.scans.get(name) + 1);  // this scan reads the level there now
     }
   }
 
@@ -190,7 +216,6 @@ async function start() {
   flashUf2(mcu, uf2);
   const kept = keptNvm();
   if (kept) mcu.flash.set(kept, NVM_AT);
-  bootselReleased(mcu, () => {});
   const clock = mcu.clock;
   const flashChip = new FlashChip(mcu.flash, clock);
   wire(mcu, flashChip);
@@ -213,8 +238,9 @@ async function start() {
   };
 
   const sound = new Sound();
-  const buttons = new Buttons(mcu, board.keys, () => sound.unlock());
+  const buttons = new Buttons(mcu, board, () => sound.unlock());
   releaseButtons(mcu, Object.values(board.keys));
+  bootselReleased(mcu, () => buttons.inputsRead(clock.nanos));
   drawPanels(board, buttons);
   listenToKeyboard(board, buttons);
 
