@@ -30,10 +30,23 @@ def test_a_power_cut_at_every_point_of_a_compaction_reads_saved_values_or_defaul
     assert nvmcheck.ERASE_MS[0] < window[0] < nvmcheck.ERASE_MS[0] + nvmcheck.PAGE_MS[0]
 
 
+def test_a_cut_early_in_the_erase_can_take_the_statistics_alone_and_the_report_says_when():
+    rows, used = nvmcheck.power_cuts(seed=2, seeds=3)
+    assert any(r[0] == "erase" and r[2] == "kept" and r[3] != "kept" for r in rows)
+    lost = nvmcheck.losses(rows)
+    assert 0 < lost["both"] < 0.1 and 0 < lost["settings"] < lost["stats"] == used
+    program = {r[1]: r[2:] for r in rows if r[0] == "program"}
+    assert program[lost["settings"] - 1] == ("default", "default")
+    assert program[lost["settings"]] == program[lost["stats"] - 1] == ("kept", "default")
+    assert program[lost["stats"]] == ("kept", "kept")
+
+
 def test_the_report_runs_and_fails_in_words(capsys):
     assert nvmcheck.main(["--games", "200"]) == 0
     out = capsys.readouterr().out
     assert "saves that erased: 0" in out and "0 read part of a value without saying so" in out
+    assert "loses the settings and statistics; from then until the statistics record is" in out
+    assert "the statistics alone" in out
     import pytest
     with pytest.raises(SystemExit) as e:
         nvmcheck.main(["--games", "7"])

@@ -207,6 +207,21 @@ def summary(rows):
     return runs, window
 
 
+def losses(rows):
+    """What a cut loses when, from the rows: {"both": the erase's fraction from which every
+    cut loses the settings and statistics, "settings": the bytes programmed from which the
+    settings are kept again, "stats": ... the statistics}."""
+    erase = sorted({r[1] for r in rows if r[0] == "erase"})
+    both = [f for f in erase if all(r[2:] == ("default", "default") for r in rows
+                                    if r[0] == "erase" and r[1] >= f)]
+    program = [r for r in rows if r[0] == "program"]
+
+    def back(col):
+        return min(r[1] for r in program if all(q[col] == "kept" for q in program
+                                                if q[1] >= r[1]))
+    return {"both": both[0] if both else None, "settings": back(2), "stats": back(3)}
+
+
 def main(argv=None):
     ap = Parser(prog="make nvm", description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=bounded(50, 100000), default=3000,
@@ -233,17 +248,25 @@ def main(argv=None):
                                     "settings, statistics (each seed of the erase)"))
     for (phase, outcomes), first, last in runs:
         if phase == "erase":
-            span = "%5.1f%% .. %5.1f%% erased" % (first * 100, last * 100)
+            span = "%5.2f%% .. %5.2f%% erased" % (first * 100, last * 100)
         else:
             span = "%4d .. %4d bytes" % (first, last)
         ms = "%5.1f .. %5.1f" % (_ms(phase, first, 0), _ms(phase, last, 0))
         print("  %-7s %-20s %-14s %s" % (phase, span, ms, outcomes))
     silent = sum(1 for r in rows if "part" in r[2:])
+    lost = losses(rows)
     print("  %d cut points; %d read part of a value without saying so. The compacted log is "
-          "%d bytes: a cut from the erase's start until it is programmed, %.1f ms typical "
-          "(%.0f ms at the flash's slowest), loses the settings and statistics (\"earlier\": "
-          "as a boot read them some games before; \"part, said\": some games lost, and the "
-          "console says how many); any later cut loses nothing." % (len(rows), silent, used, window[0], window[1]))
+          "%d bytes. A cut from %g%% into the erase (%.1f ms) until the settings record is "
+          "programmed again (%d bytes, %.1f ms typical, %.0f ms at the flash's slowest) "
+          "loses the settings and statistics; from then until the statistics record is (%d "
+          "bytes, %.1f ms) the statistics alone. Earlier in the erase the settings can be "
+          "kept and the statistics kept, \"earlier\" (as a boot read them some games "
+          "before), \"part, said\" (some games lost, and the console says how many) or "
+          "lost. Any later cut loses nothing." % (
+              len(rows), silent, used, lost["both"] * 100, _ms("erase", lost["both"], 0),
+              lost["settings"], _ms("program", lost["settings"], 0),
+              _ms("program", lost["settings"], 1), lost["stats"],
+              _ms("program", lost["stats"], 0)))
     return 0 if silent == 0 and t["save_erases"] == 0 else 1
 
 
