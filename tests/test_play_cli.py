@@ -681,3 +681,13 @@ def test_a_memory_in_a_read_only_folder_is_read_and_play_goes_on(tmp_path):
     assert glass.piles_per_row(frame) == 3  # the memory was read
     assert open(nvm, "rb").read() == saved and os.listdir(folder) == ["nvm.bin"]
 
+
+def test_after_stacked_decks_the_console_says_how_to_deal_that_match_again(tmp_path):
+    script = tmp_path / "keys.txt"
+    script.write_text("400 A3 tap\n")  # 2 PLAYERS
+    for decks, again in ((["--decks", scenes.DECKS], "make play --seed 5 with the same "
+                          "--decks deals it again"), ([], "make play --seed 5 deals it again")):
+        r = _play("--script", str(script), "--seed", "5", *decks)
+        assert r.returncode == 0, r.stderr
+        match = [line for line in r.stdout.splitlines() if line.startswith("console: match:")]
+        assert len(match) == 1 and "(%s)" % again in match[0], r.stdout
