@@ -6,7 +6,7 @@
 import { RP2040, USBCDC } from 'rp2040js';
 import { bootselReleased, flashUf2, loadBootrom, NVM_AT, Piezo, pressButton, releaseButtons,
          wireDisplay } from './board.mjs';
-import { fixTimerAlarms, pendingWakes } from './errata.mjs';
+import { fixTimerAlarms, pendingWakes, ringOscillator } from './errata.mjs';
 import { FlashChip, wire } from './flash.mjs';
 import { SSD1306 } from './glass.mjs';
 
@@ -251,6 +251,7 @@ async function start() {
     firstFrame(t) { t0 = t; if (stopMs !== null) stopNs = t0 + stopMs * 1e6; },
   });
   fixTimerAlarms(mcu);  // (errata.mjs: the sleeping main loop needs its alarms on time)
+  ringOscillator(mcu);  // (errata.mjs: the browser's crypto, so each visit deals its own match)
   const piezo = new Piezo(mcu, board.piezo);
   let stopped = '';
   mcu.peripherals[0x40058].onWatchdogTrigger = () => { stopped = 'the watchdog fired (the firmware hung): reload the page to start again'; };
