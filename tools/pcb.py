@@ -1,0 +1,775 @@
+"""make pcb: the handheld's printed circuit board, generated from the pin map.
+
+One board for the matrix build (hardware/pinmap.py's CS_MATRIX_ROWS, CS_MATRIX_COLUMNS,
+CS_MENU, CS_PIEZO, CS_I2C_SDA and CS_I2C_SCL; hardware/keymap.py's MATRIX_KEYMAP says
+which key is which player's): 24 pile keys with a diode each, MENU, the Pico, the OLED on a
+4-pin header, the piezo, a power switch and the 3 x AAA holder on the back. Writes the KiCad
+project under hardware/pcb/ (placed, routed and poured: row wires on the top copper, column
+wires on the bottom, the rest routed on a grid by code) with nets.json and placement.json
+beside it, and dist/pcb/ (gerbers and drills zipped, BOM, placement) and the pictures of
+both sides under docs/.
+
+It needs KiCad 9's pcbnew, which imports in Debian's /usr/bin/python3 (not in a venv):
+/usr/bin/python3 -m tools.pcb [--out DIR] [--dist DIR] [--docs DIR] [--no-pictures].
+"""
+import argparse
+import csv
+import heapq
+import io
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import uuid
+import zipfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from hardware import pinmap  # noqa: E402
+from hardware.keymap import MATRIX_KEYMAP, place_of, player_of, is_far  # noqa: E402
+
+NAME = "california-speed"
+LIBS = "/usr/share/kicad/footprints"
+LIB = "california-speed"  # the project's own footprints (made here, from datasheets)
+NS = uuid.uuid5(uuid.NAMESPACE_URL, "california-speed/hardware/pcb")
+
+G = 0.635  # the routing grid: a quarter of the Pico's 2.54 mm pitch
+TRACK = 0.25
+CLEAR = 0.2
+VIA, VIA_DRILL = 0.6, 0.3
+EDGE_CLEAR = 0.5
+HOLE_CLEAR = 0.25
+
+# Placement (mm, y down; player A sits at the bottom edge, B at the top).
+COL_PITCH = 10.16  # column wires every 4 Pico pitches: they pass between its pads
+X_COL0 = 13.335  # column 0's wire (B.Cu), left of its switches
+ROW_CY = {"B near": 9.74, "B far": 21.17, "A far": 57.57, "A near": 69.0}
+MATRIX_ROW_NAMES = ("A near", "A far", "B far", "B near")  # CS_MATRIX_ROWS' order
+PICO_X0 = 36.095  # the Pico's end away from USB; its USB end is the board's right edge
+PICO_CY = 39.37
+W = PICO_X0 + 51.0
+H = 77.47
+OLED_PIN1 = (14.605, 27.305)  # the header's GND pin; GND VCC SCL SDA to the right
+# The 3 x AAA holder on the back: its pad 1 (+) and rotation. Its two bosses fall between
+# column wires 2 and 3, under the OLED; its pads at the left edge, clear of the Pico.
+BAT = (4.88, 51.4, 180.0)
+
+# Raspberry Pi Pico datasheet (RP-008307-DS, section 2.1 "Pico mechanical specification"):
+# 51 x 21 mm, 40 castellated pins on a 2.54 mm pitch, the two rows 17.78 mm apart, the first
+# pin 1.37 mm from the USB end; the micro-USB socket overhangs that end by about 1.3 mm.
+PICO_W, PICO_L, PICO_ROWS = 21.0, 51.0, 17.78
+# Pico pin numbers (1-40, round the board from pin 1 by the USB socket) of its GPIO and power.
+PICO_GPIO = {n: p for n, p in zip(
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+     26, 27, 28],
+    [1, 2, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17, 19, 20, 21, 22, 24, 25, 26, 27, 29,
+     31, 32, 34])}
+PICO_GND = (3, 8, 13, 18, 23, 28, 33, 38)
+PICO_3V3, PICO_VSYS = 36, 39
+# A common 0.96 inch SSD1306 I2C module: 27.3 x 27.8 mm, its 4 pins along the top edge.
+OLED_W, OLED_H, OLED_TOP = 27.3, 27.8, 2.0
+
+PARTS = {  # value, (library, footprint), manufacturer part number, build note
+    "SW": ("6x6 mm tactile switch", ("Button_Switch_THT", "SW_PUSH_6mm"), "TE 1825910-6"),
+    "D": ("1N4148", ("Diode_THT", "D_DO-35_SOD27_P7.62mm_Horizontal"), "1N4148"),
+    "DS": ("1N5817", ("Diode_THT", "D_DO-41_SOD81_P2.54mm_Vertical_AnodeUp"), "1N5817"),
+    "BT": ("3 x AAA holder", ("Battery", "BatteryHolder_Keystone_2479_3xAAA"),
+           "Keystone 2479"),
+    "LS": ("passive piezo", ("Buzzer_Beeper", "Buzzer_TDK_PS1240P02BT_D12.2mm_H6.5mm"),
+           "TDK PS1240P02BT"),
+    "SWP": ("power switch", ("Button_Switch_THT", "SW_Slide_SPDT_Angled_CK_OS102011MA1Q"),
+            "C&K OS102011MA1QN1"),
+    "H": ("M2.5 mounting hole", ("MountingHole", "MountingHole_2.7mm_M2.5"), ""),
+    "U": ("Raspberry Pi Pico", (LIB, "RaspberryPi_Pico_Castellated"), "Raspberry Pi SC0915"),
+    "J": ("SSD1306 OLED 128x64 I2C", (LIB, "SSD1306_OLED_I2C_Module"), "4-pin 0.96 in module"),
+}
+
+
+def fail(message):
+    """One line on stderr and exit 2."""
+    print("make pcb: " + message, file=sys.stderr)
+    raise SystemExit(2)
+
+
+try:
+    import pcbnew
+except ImportError:
+    pcbnew = None
+
+MM = 1_000_000
+
+
+def nm(v):
+    return int(round(v * MM))
+
+
+def pt(x, y):
+    return pcbnew.VECTOR2I(nm(x), nm(y))
+
+
+def mm(p):
+    return (p.x / MM, p.y / MM)
+
+
+def gpio(name):
+    """The Pico pin number of a GP name."""
+    return PICO_GPIO[int(name[2:])]
+
+
+def setting(name):
+    return str(pinmap.default(name))
+
+
+def key_name(key):
+    """A matrix key's name as the self-test says it: A near 1 .. B far 6."""
+    role = MATRIX_KEYMAP[key]
+    return "%s %s %d" % ("AB"[player_of(role)], "far" if is_far(role) else "near",
+                         place_of(role) + 1)
+
+
+# --- footprints -----------------------------------------------------------------------
+
+def stable(item, name):
+    """Give an item a UUID derived from its name, so every run writes the same bytes."""
+    item.m_Uuid.Clone(pcbnew.KIID(str(uuid.uuid5(NS, name))))
+
+
+def library_footprint(board, lib, name):
+    fp = pcbnew.FootprintLoad(os.path.join(LIBS, lib + ".pretty"), name)
+    if fp is None:
+        fail("KiCad's footprint %s:%s is missing: install kicad-footprints" % (lib, name))
+    fp.SetParent(board)
+    return fp
+
+
+def _line(fp, layer, a, b, width=0.12):
+    s = pcbnew.PCB_SHAPE(fp, pcbnew.SHAPE_T_SEGMENT)
+    s.SetStart(pt(*a))
+    s.SetEnd(pt(*b))
+    s.SetLayer(layer)
+    s.SetWidth(nm(width))
+    fp.Add(s)
+
+
+def _rect(fp, layer, x0, y0, x1, y1, width=0.12):
+    for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)),
+                 ((x0, y1), (x0, y0))):
+        _line(fp, layer, a, b, width)
+
+
+def _pad(fp, number, x, y, size, drill, shape, offset=(0.0, 0.0)):
+    p = pcbnew.PAD(fp)
+    p.SetNumber(str(number))
+    p.SetAttribute(pcbnew.PAD_ATTRIB_PTH)
+    p.SetLayerSet(p.PTHMask())
+    p.SetShape(shape)
+    p.SetSize(pt(*size))
+    p.SetDrillSize(pt(drill, drill))
+    p.SetOffset(pcbnew.F_Cu, pt(*offset))
+    p.SetPosition(pt(x, y))
+    fp.Add(p)
+    return p
+
+
+def pico_footprint(board):
+    """The Pico from its datasheet (PICO_* above): drawn upright, USB at the top, pin 1 at
+    the top left. Oval pads reach 0.4 mm past the edge, so it solders flat by its
+    castellations, or on two 20-pin headers through the same holes."""
+    fp = pcbnew.FOOTPRINT(board)
+    fp.SetFPID(pcbnew.LIB_ID(LIB, "RaspberryPi_Pico_Castellated"))
+    fp.SetLibDescription("Raspberry Pi Pico (RP2040), castellated or on headers; datasheet "
+                         "RP-008307-DS section 2.1")
+    half = PICO_ROWS / 2
+    first = -(19 * 2.54) / 2
+    for k in range(1, 41):
+        left = k <= 20
+        x = -half if left else half
+        y = first + ((k - 1) if left else (40 - k)) * 2.54
+        shape = pcbnew.PAD_SHAPE_RECT if k == 1 else pcbnew.PAD_SHAPE_OVAL
+        _pad(fp, k, x, y, (2.8, 1.7), 1.0, shape, (-0.6 if left else 0.6, 0.0))
+    w, h = PICO_W / 2, PICO_L / 2
+    _rect(fp, pcbnew.F_Fab, -w, -h, w, h, 0.1)
+    _rect(fp, pcbnew.F_Fab, -4.0, -h - 1.3, 4.0, -h + 4.0, 0.1)  # the micro-USB socket
+    _rect(fp, pcbnew.F_CrtYd, -w - 0.5, -h - 0.25, w + 0.5, h + 0.25, 0.05)
+    _line(fp, pcbnew.F_SilkS, (-w - 0.2, h + 0.2), (w + 0.2, h + 0.2))
+    return fp
+
+
+def oled_footprint(board):
+    """The OLED module on its 4-pin header: pins GND VCC SCL SDA from the left, the
+    module's outline below them (it stands on the header above the board)."""
+    fp = pcbnew.FOOTPRINT(board)
+    fp.SetFPID(pcbnew.LIB_ID(LIB, "SSD1306_OLED_I2C_Module"))
+    fp.SetLibDescription("SSD1306 128x64 I2C OLED module, 0.96 inch, 27.3 x 27.8 mm, "
+                         "4-pin header GND VCC SCL SDA")
+    for i in range(4):
+        _pad(fp, i + 1, i * 2.54, 0.0, (1.7, 1.7), 1.0,
+             pcbnew.PAD_SHAPE_RECT if i == 0 else pcbnew.PAD_SHAPE_CIRCLE)
+    cx = 1.5 * 2.54
+    x0, x1 = cx - OLED_W / 2, cx + OLED_W / 2
+    y0, y1 = -OLED_TOP, OLED_H - OLED_TOP
+    _rect(fp, pcbnew.F_Fab, x0, y0, x1, y1, 0.1)
+    _rect(fp, pcbnew.F_Fab, cx - 10.87, 6.0, cx + 10.87, 16.86, 0.1)  # the glass
+    _rect(fp, pcbnew.F_CrtYd, x0 - 0.25, y0 - 0.25, x1 + 0.25, y1 + 0.25, 0.05)
+    for i, label in enumerate(("GND", "VCC", "SCL", "SDA")):
+        t = pcbnew.PCB_TEXT(fp)
+        t.SetText(label)
+        t.SetLayer(pcbnew.F_SilkS)
+        t.SetPosition(pt(i * 2.54, 2.6))
+        t.SetTextSize(pt(0.8, 0.8))
+        t.SetTextThickness(nm(0.15))
+        t.SetTextAngleDegrees(90)
+        fp.Add(t)
+    return fp
+
+
+# --- the board --------------------------------------------------------------------------
+
+class Board:
+    """The board being made: its footprints by reference and its nets by name."""
+
+    def __init__(self):
+        self.board = pcbnew.BOARD()
+        self.nets = {}
+        self.parts = {}
+        self.tracks = []  # (layer, (x0, y0), (x1, y1), net name)
+        self.vias = []  # ((x, y), net name)
+
+    def net(self, name):
+        if name not in self.nets:
+            n = pcbnew.NETINFO_ITEM(self.board, name)
+            self.board.Add(n)
+            self.nets[name] = n
+        return self.nets[name]
+
+    def place(self, ref, fp, x, y, rotation=0.0, back=False, nets=None, value=None):
+        fp.SetReference(ref)
+        fp.SetValue(value or PARTS[ref.rstrip("0123456789")][0])
+        self.board.Add(fp)
+        stable(fp, "fp/" + ref)
+        fp.SetPosition(pt(x, y))
+        fp.SetOrientationDegrees(rotation)
+        if back:
+            fp.Flip(pt(x, y), pcbnew.FLIP_DIRECTION_LEFT_RIGHT)
+        for i, pad in enumerate(fp.Pads()):
+            stable(pad, "pad/%s/%d" % (ref, i))
+            if nets and pad.GetNumber() in nets:
+                pad.SetNet(self.net(nets[pad.GetNumber()]))
+        for i, item in enumerate(fp.GraphicalItems()):
+            stable(item, "gr/%s/%d" % (ref, i))
+        for i, field in enumerate(fp.GetFields()):
+            stable(field, "field/%s/%d" % (ref, i))
+        fp.Reference().SetVisible(False)
+        for item in list(fp.GraphicalItems()):
+            # the diodes' "K" (their stripe says it) and the holder's outline, drawn across
+            # the switches' pads on the back
+            if item.GetLayer() in (pcbnew.F_SilkS, pcbnew.B_SilkS) and (
+                    ref.startswith("BT") or isinstance(item, pcbnew.PCB_TEXT)):
+                fp.Remove(item)
+        self.parts[ref] = fp
+        return fp
+
+    def pad_at(self, ref, number):
+        """The positions of a part's pads of one number (a switch has two of each)."""
+        return [mm(p.GetPosition()) for p in self.parts[ref].Pads()
+                if p.GetNumber() == str(number)]
+
+    def track(self, layer, a, b, net):
+        if abs(a[0] - b[0]) < 1e-6 and abs(a[1] - b[1]) < 1e-6:
+            return
+        t = pcbnew.PCB_TRACK(self.board)
+        t.SetStart(pt(*a))
+        t.SetEnd(pt(*b))
+        t.SetWidth(nm(TRACK))
+        t.SetLayer(layer)
+        t.SetNet(self.net(net))
+        self.board.Add(t)
+        stable(t, "track/%d" % len(self.tracks))
+        self.tracks.append((layer, a, b, net))
+
+    def via(self, p, net):
+        v = pcbnew.PCB_VIA(self.board)
+        v.SetPosition(pt(*p))
+        v.SetWidth(nm(VIA))
+        v.SetDrill(nm(VIA_DRILL))
+        v.SetNet(self.net(net))
+        self.board.Add(v)
+        stable(v, "via/%d" % len(self.vias))
+        self.vias.append((p, net))
+
+
+def rules(bd):
+    """The design rules: 0.25 mm tracks, 0.2 mm clearance, 0.6/0.3 mm vias; what most fabs'
+    cheapest service makes."""
+    ds = bd.GetDesignSettings()
+    ds.SetCopperLayerCount(2)
+    ds.m_MinClearance = nm(CLEAR)
+    ds.m_TrackMinWidth = nm(TRACK)
+    ds.m_ViasMinSize = nm(VIA)
+    ds.m_MinThroughDrill = nm(VIA_DRILL)
+    ds.m_CopperEdgeClearance = nm(EDGE_CLEAR)
+    ds.m_HoleClearance = nm(HOLE_CLEAR)
+    nc = ds.m_NetSettings.GetDefaultNetclass()
+    nc.SetClearance(nm(CLEAR))
+    nc.SetTrackWidth(nm(TRACK))
+    nc.SetViaDiameter(nm(VIA))
+    nc.SetViaDrill(nm(VIA_DRILL))
+
+
+
+def link_switch(b, ref):
+    """A tactile switch's two legs of each side are one contact inside it; KiCad wants the
+    board to join them too: pad 1's pair on the bottom copper, pad 2's on the top."""
+    for number, layer in (("1", pcbnew.B_Cu), ("2", pcbnew.F_Cu)):
+        a, c = b.pad_at(ref, number)
+        b.track(layer, a, c, pad(b, ref, number).GetNetname())
+
+
+def matrix_nets():
+    """Rows and columns from the pin map: [(row net, GP name)], [(column net, GP name)]."""
+    rows = setting("CS_MATRIX_ROWS").split(",")
+    cols = setting("CS_MATRIX_COLUMNS").split(",")
+    return ([("ROW_%s_%s" % (MATRIX_ROW_NAMES[r].replace(" ", "_").upper(), g), g)
+             for r, g in enumerate(rows)],
+            [("COL%d_%s" % (c + 1, g), g) for c, g in enumerate(cols)])
+
+
+def build():
+    """Place every part, lay the matrix's wires on their channels and route the rest."""
+    b = Board()
+    bd = b.board
+    for i, (a, c) in enumerate((((0, 0), (W, 0)), ((W, 0), (W, H)), ((W, H), (0, H)),
+                                ((0, H), (0, 0)))):
+        s = pcbnew.PCB_SHAPE(bd, pcbnew.SHAPE_T_SEGMENT)
+        s.SetStart(pt(*a))
+        s.SetEnd(pt(*c))
+        s.SetLayer(pcbnew.Edge_Cuts)
+        s.SetWidth(nm(0.1))
+        bd.Add(s)
+        stable(s, "edge/%d" % i)
+
+    rows, cols = matrix_nets()
+    # The Pico, USB to the right: pins 1-20 face B's rows, 21-40 A's.
+    pico_nets = {str(p): "GND" for p in PICO_GND}
+    for net, g in rows + cols:
+        pico_nets[str(gpio(g))] = net
+    pico_nets.update({str(gpio(setting("CS_I2C_SDA"))): "SDA_" + setting("CS_I2C_SDA"),
+                      str(gpio(setting("CS_I2C_SCL"))): "SCL_" + setting("CS_I2C_SCL"),
+                      str(gpio(setting("CS_MENU"))): "MENU_" + setting("CS_MENU"),
+                      str(gpio(setting("CS_PIEZO"))): "PIEZO_" + setting("CS_PIEZO"),
+                      str(PICO_3V3): "+3V3", str(PICO_VSYS): "VSYS"})
+    b.place("U1", pico_footprint(bd), PICO_X0 + PICO_L / 2, PICO_CY, -90, nets=pico_nets)
+    b.place("J1", oled_footprint(bd), *OLED_PIN1, nets={
+        "1": "GND", "2": "+3V3", "3": "SCL_" + setting("CS_I2C_SCL"),
+        "4": "SDA_" + setting("CS_I2C_SDA")})
+
+    # The matrix: key 6r + c at row r (A near, A far, B far, B near), column c from A's
+    # left; a column's switches on one wire, each switch through its diode (anode to the
+    # switch, cathode to the row wire: keypad.KeyMatrix(columns_to_anodes=True) pulls the
+    # columns up and drives one row low at a time).
+    for key in range(24):
+        r, c = divmod(key, 6)
+        row_name = MATRIX_ROW_NAMES[r]
+        b_side = row_name.startswith("B")
+        cx = X_COL0 + COL_PITCH / 2 + c * COL_PITCH
+        cy = ROW_CY[row_name]
+        local = "K%d" % (key + 1)
+        sw = library_footprint(bd, *PARTS["SW"][1])
+        # SW_PUSH_6mm's pad 1 pair is at its top edge: B's switches are turned round.
+        if b_side:
+            b.place("SW%d" % (key + 1), sw, cx + 3.25, cy + 2.25, 180,
+                    nets={"1": cols[c][0], "2": local})
+        else:
+            b.place("SW%d" % (key + 1), sw, cx - 3.25, cy - 2.25, 0,
+                    nets={"1": cols[c][0], "2": local})
+        d = library_footprint(bd, *PARTS["D"][1])
+        s = -1 if b_side else 1
+        yd = cy + s * 5.2
+        b.place("D%d" % (key + 1), d, cx - s * 3.81, yd, 180 if b_side else 0,
+                nets={"1": rows[r][0], "2": local})
+        # switch pad 2 (the player's side) to the diode's anode, on the top copper
+        b.track(pcbnew.F_Cu, (cx + s * 3.25, cy + s * 2.25), (cx + s * 3.81, yd), local)
+        # the cathode down (or up) to the row wire
+        b.track(pcbnew.F_Cu, (cx - s * 3.81, yd), (cx - s * 3.81, cy + s * 7.2), rows[r][0])
+        # the column wire's branch to the switch's pad 1
+        x_col = cx - COL_PITCH / 2
+        b.track(pcbnew.B_Cu, (x_col, cy - s * 2.25), (cx - 3.25, cy - s * 2.25), cols[c][0])
+        link_switch(b, "SW%d" % (key + 1))
+    for r, row_name in enumerate(MATRIX_ROW_NAMES):
+        s = -1 if row_name.startswith("B") else 1
+        y = ROW_CY[row_name] + s * 7.2
+        x0 = X_COL0 + COL_PITCH / 2 - s * 3.81
+        b.track(pcbnew.F_Cu, (x0, y), (x0 + 5 * COL_PITCH, y), rows[r][0])
+    top = ROW_CY["B near"] + 2.25
+    bottom = ROW_CY["A near"] - 2.25
+    for c in range(6):
+        x = X_COL0 + c * COL_PITCH
+        b.track(pcbnew.B_Cu, (x, top), (x, bottom), cols[c][0])
+
+    menu = library_footprint(bd, *PARTS["SW"][1])
+    b.place("SW25", menu, 3.5, 12.75, 0, nets={"1": "MENU_" + setting("CS_MENU"), "2": "GND"},
+            value="MENU")
+    link_switch(b, "SW25")
+    b.place("LS1", library_footprint(bd, *PARTS["LS"][1]), 4.4, 62.0, 0,
+            nets={"1": "PIEZO_" + setting("CS_PIEZO"), "2": "GND"})
+    b.place("SWP1", library_footprint(bd, *PARTS["SWP"][1]), W - 0.25 - 6.745, 62.0, 90,
+            nets={"2": "BAT+", "1": "BAT_ON"})
+    b.place("DS1", library_footprint(bd, *PARTS["DS"][1]), 83.04, 52.4, 180,
+            nets={"1": "VSYS", "2": "BAT_ON"})
+    b.place("BT1", library_footprint(bd, *PARTS["BT"][1]), BAT[0], BAT[1], BAT[2], back=True,
+            nets={"1": "BAT+", "2": "GND"})
+    for i, (x, y) in enumerate(((3.5, 3.5), (W - 3.5, 3.5), (3.5, H - 3.5),
+                                (W - 3.5, H - 3.5))):
+        b.place("H%d" % (i + 1), library_footprint(bd, *PARTS["H"][1]), x, y)
+    return b
+
+
+
+
+# --- the grid router (for the nets that do not run on the matrix's channels) ---------------
+
+FREE, BLOCKED = -1, -2
+
+
+def _seg_point(ax, ay, bx, by, px, py):
+    dx, dy = bx - ax, by - ay
+    L = dx * dx + dy * dy
+    t = 0.0 if L == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / L))
+    return math.hypot(ax + t * dx - px, ay + t * dy - py)
+
+
+def _seg_seg(a, b, c, d):
+    """The distance between segments ab and cd."""
+    def cross(o, p, q):
+        return (p[0] - o[0]) * (q[1] - o[1]) - (p[1] - o[1]) * (q[0] - o[0])
+    d1, d2 = cross(c, d, a), cross(c, d, b)
+    d3, d4 = cross(a, b, c), cross(a, b, d)
+    if ((d1 > 0) != (d2 > 0)) and ((d3 > 0) != (d4 > 0)) and d1 and d2 and d3 and d4:
+        return 0.0
+    return min(_seg_point(*c, *d, *a), _seg_point(*c, *d, *b), _seg_point(*a, *b, *c),
+               _seg_point(*a, *b, *d))
+
+
+class Shape:
+    """Copper (or a hole) as the router sees it: a segment with a radius, or a rectangle."""
+
+    def __init__(self, net, layers, a=None, b=None, r=0.0, rect=None, bare=False):
+        self.net, self.layers, self.a, self.b, self.r, self.rect = net, layers, a, b, r, rect
+        self.bare = bare  # a hole with no copper round it (NPTH)
+
+    def dist(self, p, q):
+        """Distance from segment pq to this shape's edge (0 inside)."""
+        if self.rect:
+            x0, y0, x1, y1 = self.rect
+            dx = max(0.0, x0 - max(p[0], q[0]), min(p[0], q[0]) - x1)
+            dy = max(0.0, y0 - max(p[1], q[1]), min(p[1], q[1]) - y1)
+            return math.hypot(dx, dy)
+        return max(0.0, _seg_seg(p, q, self.a, self.b) - self.r)
+
+    def bbox(self):
+        if self.rect:
+            return self.rect
+        return (min(self.a[0], self.b[0]) - self.r, min(self.a[1], self.b[1]) - self.r,
+                max(self.a[0], self.b[0]) + self.r, max(self.a[1], self.b[1]) + self.r)
+
+
+def pad_shapes(pad, net):
+    """A pad's copper, and its hole (as a shape of net BLOCKED: no via comes near it)."""
+    box = pad.GetBoundingBox()
+    x0, y0 = mm(box.GetOrigin())
+    x1, y1 = mm(box.GetEnd())
+    layers = (0, 1)
+    out = []
+    if pad.GetAttribute() != pcbnew.PAD_ATTRIB_NPTH:
+        if pad.GetShape() in (pcbnew.PAD_SHAPE_RECT, pcbnew.PAD_SHAPE_ROUNDRECT):
+            out.append(Shape(net, layers, rect=(x0, y0, x1, y1)))
+        else:
+            r = min(x1 - x0, y1 - y0) / 2
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            hx, hy = max(0.0, (x1 - x0) / 2 - r), max(0.0, (y1 - y0) / 2 - r)
+            out.append(Shape(net, layers, (cx - hx, cy - hy), (cx + hx, cy + hy), r))
+    hx, hy = mm(pad.GetPosition())
+    hr = pad.GetDrillSize().x / MM / 2
+    out.append(Shape(BLOCKED, layers, (hx, hy), (hx, hy), hr,
+                     bare=pad.GetAttribute() == pcbnew.PAD_ATTRIB_NPTH))
+    return out
+
+
+class Router:
+    """A two-layer grid router: top copper prefers horizontal runs, bottom vertical, a via
+    costs eight steps. Every step and via is checked against the copper already there."""
+
+    def __init__(self, b, keepouts):
+        self.b = b
+        self.nx = int(W / G) + 1
+        self.ny = int(H / G) + 1
+        self.margin = int(math.ceil((EDGE_CLEAR + TRACK / 2 + 0.01) / G))
+        size = self.nx * self.ny
+        self.h = [[FREE] * size for _ in range(2)]  # step (i, j) -> (i + 1, j)
+        self.v = [[FREE] * size for _ in range(2)]  # step (i, j) -> (i, j + 1)
+        self.via = [FREE] * size
+        self.own = {}  # net -> set of (layer, index) inside its copper
+        self.net_id = {}
+        for fp in b.board.Footprints():
+            for pad in fp.Pads():
+                net = pad.GetNetname()
+                for s in pad_shapes(pad, self.id(net)):
+                    self.add(s, net if net and s.net != BLOCKED else None)
+        for layer, a, c, net in b.tracks:
+            self.add(Shape(self.id(net), (self.lay(layer),), a, c, TRACK / 2), net)
+        for x0, y0, x1, y1, layer in keepouts:
+            self.add(Shape(BLOCKED, (layer,), rect=(x0, y0, x1, y1), bare=True), None)
+
+    def id(self, net):
+        return self.net_id.setdefault(net, len(self.net_id))
+
+    @staticmethod
+    def lay(layer):
+        return 0 if layer == pcbnew.F_Cu else 1
+
+    def add(self, s, net):
+        """Mark the steps and vias this shape forbids to other nets. A hole (net BLOCKED)
+        keeps every via's drill HOLE_CLEAR away, and a bare hole every track too."""
+        hole = s.net == BLOCKED
+        t = TRACK / 2 + (HOLE_CLEAR if hole else CLEAR) + 0.01
+        vr = VIA_DRILL / 2 + HOLE_CLEAR + 0.01 if hole else VIA / 2 + CLEAR + 0.01
+        if hole and s.bare:
+            vr = VIA / 2 + HOLE_CLEAR + 0.01
+        x0, y0, x1, y1 = s.bbox()
+        reach = max(t, vr)
+        i0, i1 = max(0, int((x0 - reach) / G) - 1), min(self.nx - 1, int((x1 + reach) / G) + 1)
+        j0, j1 = max(0, int((y0 - reach) / G) - 1), min(self.ny - 1, int((y1 + reach) / G) + 1)
+        for j in range(j0, j1 + 1):
+            for i in range(i0, i1 + 1):
+                k = j * self.nx + i
+                p = (i * G, j * G)
+                d = s.dist(p, p)
+                if d < vr:
+                    self.via[k] = self._mark(self.via[k], s.net)
+                if hole and not s.bare:
+                    continue
+                for layer in s.layers:
+                    if i + 1 < self.nx and s.dist(p, ((i + 1) * G, p[1])) < t:
+                        self.h[layer][k] = self._mark(self.h[layer][k], s.net)
+                    if j + 1 < self.ny and s.dist(p, (p[0], (j + 1) * G)) < t:
+                        self.v[layer][k] = self._mark(self.v[layer][k], s.net)
+                    if net is not None and d <= 0.0:
+                        self.own.setdefault(net, set()).add((layer, k))
+
+    @staticmethod
+    def _mark(state, net):
+        if state == FREE:
+            return net
+        return state if state == net else BLOCKED
+
+    def route(self, net, island):
+        """Join the pads `island` (one piece of copper of `net`) to the rest of the net's
+        copper by the cheapest path on the grid."""
+        n = self.id(net)
+        start = set()
+        for p in island:
+            s = pad_shapes(p, n)[0]
+            x0, y0, x1, y1 = s.bbox()
+            for j in range(max(0, int(y0 / G)), min(self.ny, int(y1 / G) + 2)):
+                for i in range(max(0, int(x0 / G)), min(self.nx, int(x1 / G) + 2)):
+                    if s.dist((i * G, j * G), (i * G, j * G)) <= 0.0:
+                        start.update(((0, j * self.nx + i), (1, j * self.nx + i)))
+        pads = self.own.get(net, set()) - start  # the rest of the net: where the path ends
+        sources = start
+        target = island[0]
+        if not pads or not sources:
+            fail("the router found no copper for net %s" % net)
+        nx, m = self.nx, self.margin
+        dist = {}
+        prev = {}
+        heap = []
+        for s in sorted(sources):
+            dist[s] = 0
+            heap.append((0, s))
+        heapq.heapify(heap)
+        end = None
+        while heap:
+            d, node = heapq.heappop(heap)
+            if dist.get(node) != d:
+                continue
+            if node in pads:
+                end = node
+                break
+            layer, k = node
+            i, j = k % nx, k // nx
+            steps = []
+            if i + 1 < nx - m and self.h[layer][k] in (FREE, n):
+                steps.append(((layer, k + 1), 1 if layer == 0 else 2))
+            if i - 1 >= m and self.h[layer][k - 1] in (FREE, n):
+                steps.append(((layer, k - 1), 1 if layer == 0 else 2))
+            if j + 1 < self.ny - m and self.v[layer][k] in (FREE, n):
+                steps.append(((layer, k + nx), 1 if layer == 1 else 2))
+            if j - 1 >= m and self.v[layer][k - nx] in (FREE, n):
+                steps.append(((layer, k - nx), 1 if layer == 1 else 2))
+            if self.via[k] in (FREE, n) and m <= i < nx - m and m <= j < self.ny - m:
+                steps.append(((1 - layer, k), 8))
+            for nxt, cost in steps:
+                nd = d + cost
+                if nd < dist.get(nxt, 1 << 30):
+                    dist[nxt] = nd
+                    prev[nxt] = node
+                    heapq.heappush(heap, (nd, nxt))
+        if end is None:
+            fail("the router found no way for net %s to %s pad %s" % (
+                net, target.GetParentFootprint().GetReference(), target.GetNumber()))
+        path = [end]
+        while path[-1] in prev:
+            path.append(prev[path[-1]])
+        path.reverse()
+        self.lay_path(net, path)
+
+    def lay_path(self, net, path):
+        nx = self.nx
+        layers = (pcbnew.F_Cu, pcbnew.B_Cu)
+        runs = [[path[0]]]
+        for node in path[1:]:
+            if node[0] != runs[-1][-1][0]:
+                p = (node[1] % nx * G, node[1] // nx * G)
+                self.b.via(p, net)
+                self.add(Shape(self.id(net), (0, 1), p, p, VIA / 2), net)
+                runs.append([node])
+            else:
+                runs[-1].append(node)
+        for run in runs:
+            pts = [(k % nx * G, k // nx * G) for _, k in run]
+            corners = [pts[0]]
+            for a, c, d in zip(pts, pts[1:], pts[2:]):
+                if (c[0] - a[0]) * (d[1] - c[1]) != (c[1] - a[1]) * (d[0] - c[0]):
+                    corners.append(c)
+            corners.append(pts[-1])
+            for a, c in zip(corners, corners[1:]):
+                self.b.track(layers[run[0][0]], a, c, net)
+                self.add(Shape(self.id(net), (run[0][0],), a, c, TRACK / 2), net)
+
+
+# --- routing, pour, files --------------------------------------------------------------
+
+def pad(b, ref, number):
+    return [p for p in b.parts[ref].Pads() if p.GetNumber() == str(number)][0]
+
+
+def route(b):
+    """The nets off the matrix's channels, each routed on the grid in this order."""
+    rows, cols = matrix_nets()
+    x0 = PICO_X0
+    # No top copper under the Pico between its rows: it lies flat on the board.
+    keepouts = [(x0 + 0.5, PICO_CY - PICO_ROWS / 2 + 1.4, x0 + PICO_L - 0.5,
+                 PICO_CY + PICO_ROWS / 2 - 1.4, 0)]
+    r = Router(b, keepouts)
+    for net, g in cols + rows:
+        r.route(net, [pad(b, "U1", gpio(g))])
+    for g, ref, number in (("CS_I2C_SDA", "J1", 4), ("CS_I2C_SCL", "J1", 3),
+                           ("CS_MENU", "SW25", 1), ("CS_PIEZO", "LS1", 1)):
+        r.route(pad(b, ref, number).GetNetname(), [pad(b, "U1", gpio(setting(g)))])
+    for net, ref, number in (("+3V3", "J1", 2), ("VSYS", "DS1", 1), ("BAT_ON", "SWP1", 1),
+                             ("BAT+", "BT1", 1)):
+        r.route(net, [pad(b, ref, number)])
+    # ground by tracks too, so that no part hangs on the pour alone
+    for ref, number in (("J1", 1), ("SW25", 2), ("LS1", 2), ("BT1", 2)):
+        r.route("GND", [p for p in b.parts[ref].Pads() if p.GetNumber() == str(number)])
+    return r
+
+
+def pour(b, r):
+    """Ground on both copper layers, stitched with vias wherever both are free."""
+    bd = b.board
+    gnd = b.net("GND")
+    for layer in (pcbnew.F_Cu, pcbnew.B_Cu):
+        z = pcbnew.ZONE(bd)
+        z.SetLayer(layer)
+        z.SetNet(gnd)
+        poly = z.Outline()
+        poly.NewOutline()
+        for x, y in ((0.3, 0.3), (W - 0.3, 0.3), (W - 0.3, H - 0.3), (0.3, H - 0.3)):
+            poly.Append(nm(x), nm(y))
+        z.SetLocalClearance(nm(0.3))
+        z.SetMinThickness(nm(0.25))
+        z.SetThermalReliefGap(nm(0.4))
+        z.SetThermalReliefSpokeWidth(nm(0.4))
+        z.SetPadConnection(pcbnew.ZONE_CONNECTION_THERMAL)
+        z.SetIslandRemovalMode(pcbnew.ISLAND_REMOVAL_MODE_ALWAYS)
+        bd.Add(z)
+        stable(z, "zone/%d" % layer)
+    # stitching vias every 5.08 mm where nothing else is near
+    n = r.id("GND")
+    step = int(round(5.08 / G))
+    for j in range(step // 2, r.ny, step):
+        for i in range(step // 2, r.nx, step):
+            k = j * r.nx + i
+            p = (i * G, j * G)
+            if not (4 <= i < r.nx - 4 and 4 <= j < r.ny - 4):
+                continue
+            if all(r.via[k + d] == FREE for d in (0, 1, -1, r.nx, -r.nx)):
+                b.via(p, "GND")
+                r.add(Shape(n, (0, 1), p, p, VIA / 2 + 0.3), "GND")
+
+
+LIB_TABLE = """(fp_lib_table
+\t(version 7)
+\t(lib (name "%s")(type "KiCad")(uri "${KIPRJMOD}/%s.pretty")(options "")(descr "The handheld's own footprints, made by tools/pcb.py"))
+%s)
+"""
+
+
+def write_project(b, out):
+    """hardware/pcb/: the board, its project file, its footprint library and its table."""
+    os.makedirs(out, exist_ok=True)
+    lib = os.path.join(out, LIB + ".pretty")
+    if os.path.isdir(lib):
+        shutil.rmtree(lib)
+    os.makedirs(lib)
+    libs = sorted({PARTS[k][1][0] for k in PARTS} - {LIB})
+    std = "".join('\t(lib (name "%s")(type "KiCad")(uri "${KICAD9_FOOTPRINT_DIR}/%s.pretty")'
+                  '(options "")(descr ""))\n' % (n, n) for n in libs)
+    with open(os.path.join(out, "fp-lib-table"), "w") as f:
+        f.write(LIB_TABLE % (LIB, LIB, std))
+    path = os.path.join(out, NAME + ".kicad_pcb")
+    pcbnew.SaveBoard(path, b.board)
+    # pcbnew fills zones only on a board loaded with its project: load it back, fill, save
+    bd = pcbnew.LoadBoard(path)
+    rules(bd)
+    pcbnew.ZONE_FILLER(bd).Fill(bd.Zones())
+    pcbnew.SaveBoard(path, bd)
+    prl = os.path.join(out, NAME + ".kicad_prl")
+    if os.path.exists(prl):
+        os.remove(prl)
+    # the two made footprints, as they are on the board, into the project's library
+    for ref in ("U1", "J1"):
+        fp = pcbnew.FOOTPRINT(b.parts[ref])
+        fp.SetPosition(pt(0, 0))
+        fp.SetOrientationDegrees(0)
+        fp.SetReference("REF**")
+        for p in fp.Pads():
+            p.SetNetCode(0)
+        pcbnew.PCB_IO_MGR.PluginFind(pcbnew.PCB_IO_MGR.KICAD_SEXP).FootprintSave(lib, fp)
+    return path
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="make pcb", description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=os.path.join(ROOT, "hardware", "pcb"),
+                    help="the KiCad project's folder (default hardware/pcb)")
+    args = ap.parse_args(argv)
+    if pcbnew is None:
+        fail("KiCad 9's pcbnew does not import in %s: run it with Debian's /usr/bin/python3 "
+             "(apt-get install kicad)" % sys.executable)
+    pcbnew.KIID.SeedGenerator(36)
+    b = build()
+    r = route(b)
+    pour(b, r)
+    path = write_project(b, args.out)
+    print("make pcb: wrote %s (%.1f x %.1f mm)" % (os.path.relpath(path), W, H))
+
+
+if __name__ == "__main__":
+    main()
