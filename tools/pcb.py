@@ -52,7 +52,7 @@ ROW_CY = {"B near": 9.74, "B far": 21.17, "A far": 57.57, "A near": 69.0}
 MATRIX_ROW_NAMES = ("A near", "A far", "B far", "B near")  # CS_MATRIX_ROWS' order
 PICO_X0 = 36.095  # the Pico's end away from USB; its USB end is the board's right edge
 PICO_CY = 39.37
-W = PICO_X0 + 51.0
+W = PICO_X0 + 51.0 + 0.4  # the Pico's USB end 0.4 mm in: its socket overhangs the edge
 H = 77.47
 OLED_PIN1 = (14.605, 27.305)  # the header's GND pin; GND VCC SCL SDA to the right
 # The 3 x AAA holder on the back: its pad 1 (+) and rotation. Its two bosses fall between
@@ -755,11 +755,138 @@ def write_project(b, out):
     return path
 
 
+def read_back(path):
+    """What the board joins, read from its copper (pcbnew's nets, not their names): for each
+    key of the matrix the GPIO its switch's column and its diode's row reach, and the GPIO
+    of MENU, the piezo and the OLED's SDA and SCL. The form of nets.json."""
+    bd = pcbnew.LoadBoard(path)
+    parts = {fp.GetReference(): fp for fp in bd.Footprints()}
+    gp_of_pin = {p: "GP%d" % g for g, p in PICO_GPIO.items()}
+    gpio_of_net = {}
+    for p in parts["U1"].Pads():
+        if int(p.GetNumber()) in gp_of_pin and p.GetNetCode():
+            gpio_of_net.setdefault(p.GetNetCode(), []).append(gp_of_pin[int(p.GetNumber())])
+
+    def reach(ref, number):
+        codes = {p.GetNetCode() for p in parts[ref].Pads() if p.GetNumber() == str(number)}
+        return ",".join(sorted(g for c in codes for g in gpio_of_net.get(c, [])))
+
+    def through_diode(ref):
+        codes = {p.GetNetCode() for p in parts[ref].Pads() if p.GetNumber() == "2"}
+        for d, fp in sorted(parts.items()):
+            if d.startswith("D") and not d.startswith("DS") and any(
+                    p.GetNumber() == "2" and p.GetNetCode() in codes for p in fp.Pads()):
+                return d, reach(d, 1)
+        return None, ""
+
+    keys = {}
+    for key in range(24):
+        ref = "SW%d" % (key + 1)
+        diode, row = through_diode(ref)
+        keys[key_name(key)] = {"key": key, "switch": ref, "diode": diode,
+                               "column": reach(ref, 1), "row": row}
+    return {"keys": keys, "MENU": reach("SW25", 1), "piezo": reach("LS1", 1),
+            "SDA": reach("J1", 4), "SCL": reach("J1", 3)}
+
+
+def placement(path):
+    """Each part: reference, value, side, position and rotation (mm, degrees; y down from
+    the board's top left, A's edge at the bottom) and its courtyard's size: the form of
+    placement.json, for the case."""
+    bd = pcbnew.LoadBoard(path)
+    parts = []
+    for fp in sorted(bd.Footprints(), key=lambda f: f.GetReference()):
+        side = pcbnew.B_CrtYd if fp.IsFlipped() else pcbnew.F_CrtYd
+        box = fp.GetCourtyard(side).BBox()
+        x, y = mm(fp.GetPosition())
+        parts.append({"ref": fp.GetReference(), "value": fp.GetValue(),
+                      "side": "back" if fp.IsFlipped() else "front",
+                      "x": round(x, 3), "y": round(y, 3),
+                      "rotation": round(fp.GetOrientationDegrees(), 1),
+                      "box": [round(v, 3) for v in (*mm(box.GetOrigin()), *mm(box.GetEnd()))]})
+    return {"board": {"width": round(W, 3), "height": round(H, 3)}, "parts": parts}
+
+
+def bom(path):
+    """The board's parts by kind: [(value, part number, quantity, references)]."""
+    bd = pcbnew.LoadBoard(path)
+    rows = {}
+    for fp in bd.Footprints():
+        ref = fp.GetReference()
+        kind = ref.rstrip("0123456789")
+        if kind == "H":
+            continue
+        value, _, number = PARTS[kind]
+        rows.setdefault((value, number), []).append(ref)
+    order = lambda r: (r.rstrip("0123456789"), int(r[len(r.rstrip("0123456789")):]))  # noqa
+    return [(v, n, len(refs), " ".join(sorted(refs, key=order)))
+            for (v, n), refs in sorted(rows.items())]
+
+
+def write_json(path, data):
+    with open(path, "w") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+def run(args):
+    """kicad-cli, saying what failed in one line."""
+    p = subprocess.run(["kicad-cli"] + args, capture_output=True, text=True)
+    if p.returncode:
+        fail("kicad-cli %s failed: %s" % (" ".join(args[:3]), (p.stderr or p.stdout).strip()
+                                          .splitlines()[-1:]))
+    return p
+
+
+def write_dist(path, dist):
+    """dist/pcb/: the fab's zip (gerbers and drills), the BOM and the placement."""
+    if os.path.isdir(dist):
+        shutil.rmtree(dist)
+    os.makedirs(dist)
+    with tempfile.TemporaryDirectory() as tmp:
+        run(["pcb", "export", "gerbers", "--no-x2", "--no-netlist", "-l",
+             "F.Cu,B.Cu,F.Mask,B.Mask,F.Silkscreen,B.Silkscreen,Edge.Cuts", "-o", tmp + "/",
+             path])
+        run(["pcb", "export", "drill", "--format", "excellon", "--excellon-separate-th",
+             "-o", tmp + "/", path])
+        with zipfile.ZipFile(os.path.join(dist, NAME + "-gerbers.zip"), "w",
+                             zipfile.ZIP_DEFLATED) as z:
+            for name in sorted(os.listdir(tmp)):
+                z.write(os.path.join(tmp, name), name)
+    with open(os.path.join(dist, NAME + "-bom.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["value", "part_number", "quantity", "references"])
+        w.writerows(bom(path))
+    with open(os.path.join(dist, NAME + "-placement.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["ref", "value", "side", "x_mm", "y_mm", "rotation"])
+        for p in placement(path)["parts"]:
+            w.writerow([p["ref"], p["value"], p["side"], p["x"], p["y"], p["rotation"]])
+
+
+def write_pictures(path, docs):
+    """docs/pcb-front.png and docs/pcb-back.png: kicad-cli's render (no 3D models)."""
+    for side in ("front", "back"):
+        run(["pcb", "render", "--side", "top" if side == "front" else "bottom",
+             "--width", "1200", "--height", "1070", "--background", "opaque", "--quality",
+             "basic", "-o", os.path.join(docs, "pcb-%s.png" % side), path])
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="make pcb", description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=os.path.join(ROOT, "hardware", "pcb"),
                     help="the KiCad project's folder (default hardware/pcb)")
+    ap.add_argument("--dist", default=os.path.join(ROOT, "dist", "pcb"),
+                    help="the fab's files (default dist/pcb)")
+    ap.add_argument("--docs", default=os.path.join(ROOT, "docs"),
+                    help="where the pictures go (default docs)")
+    ap.add_argument("--no-pictures", action="store_true", help="skip the pictures (12 s each)")
+    ap.add_argument("--board-only", action="store_true",
+                    help="write only the KiCad project (no dist/, no pictures)")
     args = ap.parse_args(argv)
+    for what, d in (("--out", args.out), ("--dist", args.dist), ("--docs", args.docs)):
+        if os.path.exists(d) and not os.path.isdir(d):
+            fail("%s %s is not a folder: give a folder (it is made if missing)" % (what, d))
     if pcbnew is None:
         fail("KiCad 9's pcbnew does not import in %s: run it with Debian's /usr/bin/python3 "
              "(apt-get install kicad)" % sys.executable)
@@ -768,6 +895,13 @@ def main(argv=None):
     r = route(b)
     pour(b, r)
     path = write_project(b, args.out)
+    write_json(os.path.join(args.out, "nets.json"), read_back(path))
+    write_json(os.path.join(args.out, "placement.json"), placement(path))
+    if not args.board_only:
+        write_dist(path, args.dist)
+        if not args.no_pictures:
+            os.makedirs(args.docs, exist_ok=True)
+            write_pictures(path, args.docs)
     print("make pcb: wrote %s (%.1f x %.1f mm)" % (os.path.relpath(path), W, H))
 
 
