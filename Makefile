@@ -92,3 +92,12 @@ web-serve: $(STAMP)
 
 web-shot: $(STAMP)
 	@$(PY) -m tools.web --version dev --shot docs/web.png $(ARGS)
+
+# The printed circuit board (tools/pcb.py): hardware/pcb/ (the KiCad 9 project, nets.json,
+# placement.json), dist/pcb/ (gerbers and drills zipped, BOM, placement) and
+# docs/pcb-front.png, pcb-back.png. It runs in Debian's /usr/bin/python3, not the venv: KiCad's
+# pcbnew module imports only there (apt-get install -t bookworm-backports kicad kicad-footprints).
+KICAD_PYTHON ?= /usr/bin/python3
+.PHONY: pcb
+pcb:
+	@$(KICAD_PYTHON) -m tools.pcb $(ARGS)
