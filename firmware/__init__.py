@@ -27,6 +27,7 @@ _A_PAUSE = const(11)  # pause the match: the pause page
 _A_ENDED = const(12)  # a game has just ended: its result is on the way to the glass
 _A_PLAY = const(13)  # the next game is dealt: play on
 _A_TO_MENU = const(14)  # close this screen for the main menu
+_A_MENU_PAGE = const(15)  # back to the menu page a screen was opened from, facing as it was
 
 
 def forget(name: str) -> None:

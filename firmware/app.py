@@ -24,10 +24,8 @@ except ImportError:
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
     from engine import Rules
-    from firmware.howto import HowTo
     from firmware.keyfilter import Meaning
-    from firmware.selftest import SelfTest
-    from hardware.contract import Target
+    from hardware.contract import Screen, Target
 
 # What a screen asks the app to do, as firmware/__init__.py numbers it.
 _A_NOTHING = const(0)
@@ -45,6 +43,7 @@ _A_PAUSE = const(11)
 _A_ENDED = const(12)
 _A_PLAY = const(13)
 _A_TO_MENU = const(14)
+_A_MENU_PAGE = const(15)
 _M_PRESS = const(1)  # what a key's meaning is (Meaning.what), as firmware/keyfilter.py
 _M_TEST = const(6)  # numbers it
 _M_WAKE = const(7)
@@ -91,9 +90,7 @@ class App:
         # the heap in pieces, which cost more than they take)
         self.menus = Menus(self.kit, self.settings, self.stats)
         self.result = Result(self.match, self.saves, self.settings, hw.console)
-        self.screen = self.menus  # type: Match | Result | Menus | SelfTest | HowTo
-        self.selftest = None  # type: SelfTest | None  # built when opened, let go when left
-        self.howto = None  # type: HowTo | None  # the same: HOW TO PLAY's pages
+        self.screen = self.menus  # type: Screen
         self.deep_tried = False
         self.passes = 0
         self.filter = KeyFilter(hw.keymap, hw.ticks_ms(), bool(hw.info.get("woke")),
@@ -172,7 +169,7 @@ class App:
             self._act(_A_SELF_TEST)
         elif not self.filter.asleep:
             screen = self.screen
-            if what == _M_PRESS and (screen is self.menus or screen is self.howto):
+            if what == _M_PRESS and screen.group is self.menus.group:  # a menu page
                 if m.player >= 0:
                     self._face(m.player)
                 self.sound.play(sound.KEY, t)
@@ -197,55 +194,45 @@ class App:
                 # runs again (hw.restart() does not return); elsewhere run() returns.
         elif action == _A_RESUME or action == _A_DECLARE_DRAW:
             match.resume()
-            self._show(match, 0)
+            self._go(match)
             if action == _A_DECLARE_DRAW:  # the players agree the game is a draw
                 match.declare_draw(now)
                 self._act(_A_ENDED)
         elif action == _A_PLAY:  # the next game, on the same glass
-            self.screen = match
+            self._go(match)
         elif action == _A_ENDED:
-            self.screen = self.result
-            self.result.begin()
+            self._go(self.result)
         elif action == _A_PAUSE:  # the game is not advanced while the pause page is up: a
             match.pause()  # timer that came due meanwhile fires as play resumes
-            self._show(menus, 0)
+            self._go(menus)
+            self._face(0)
             menus.open(firmware.menus.PAUSE)
-        elif action == _A_SELF_TEST:
-            self.table.lend()  # its code takes the play screen's cells' room (back when it
-            gc.collect()  # closes); room to load it (to compile it, from a .py)
-            from firmware.selftest import SelfTest  # its code is in the heap while it is open
-            self.selftest = SelfTest(self.kit, self.table.bg, self.hw, self.filter)
-            self._show(self.selftest, 0)
-            self.selftest.enter(now, self.sound)
-        elif action == _A_HOW_TO_PLAY:  # on the menu page, facing whoever chose it
-            self.table.lend()  # as for the self-test: its code takes the cells' room
-            gc.collect()
-            from firmware.howto import HowTo
-            self.howto = self.screen = HowTo(self.kit, self.table.bg, menus.page,
-                                             self.settings.language())
-        else:  # _A_QUIT_MATCH, _A_TO_MENU: the main menu
-            self._menu(action)
+        elif action == _A_SELF_TEST or action == _A_HOW_TO_PLAY:  # (HOW TO PLAY: on the
+            # menu page, facing whoever chose it.) Their code is in the heap only while they
+            # are open: the play screen's cells lend it their room (table.face(-1) makes
+            # them again when the menus are back), then the module's open(app) makes it.
+            self.table.lend()
+            gc.collect()  # (room to load it; to compile it, from a .py)
+            name = "firmware.selftest" if action == _A_SELF_TEST else "firmware.howto"
+            self._go(__import__(name, None, None, ("open",)).open(self))
+        elif action == _A_MENU_PAGE:  # back from HOW TO PLAY, facing as it was
+            self._go(menus)
+            menus.open(firmware.menus.MAIN)
+        else:  # _A_QUIT_MATCH, _A_TO_MENU: the main menu, facing A
+            if action == _A_QUIT_MATCH:
+                match.end()
+            self._go(menus)
+            self._face(0)
+            menus.open(firmware.menus.MAIN)
 
-    def _menu(self, action: int) -> None:
-        """Close the screen on show for the main menu; a screen's code leaves the heap."""
-        screen = self.screen  # type: Match | Result | Menus | SelfTest | HowTo | None
-        howto = self.howto
-        if howto is not None and screen is howto:  # the main menu as HOW TO PLAY found it
-            howto.close()
-            self.howto = None
-            self.table.face(-1)
-            self.screen = self.menus
-            self.menus.draw()
-            return
-        if screen is self.selftest:
-            self.selftest = screen = None
-            firmware.forget("firmware.selftest")
-        elif action == _A_QUIT_MATCH or screen is self.result:
-            self.match.end()
-        self._show(self.menus, 0)
-        if screen is None:  # the self-test's code and objects go before the menu takes room,
-            self.table.face(-1)  # and the play screen's cells come back (after a collection)
-        self.menus.open(firmware.menus.MAIN)
+    def _go(self, screen: "Screen") -> None:
+        """Close the screen on show and open another: each does its own start and end."""
+        old = self.screen
+        self.screen = screen
+        if old is not screen:
+            old.leave(self)
+        old = None  # (its objects can go before the next screen takes room)
+        screen.enter(self)
 
     def _maybe_sleep(self, now: int) -> None:
         """Nobody has pressed a key for the SLEEP setting's minutes: pause a match, screen
@@ -257,9 +244,8 @@ class App:
             if not self.deep_tried and idle >= ms + _DEEP_SLEEP_AFTER_MS:
                 self.deep_tried = True  # a board that can returns only by starting afresh
                 self.hw.deep_sleep()
-        elif ms and idle >= ms and self.screen is not self.selftest:
-            if self.screen is self.match:
-                self._act(_A_PAUSE)
+        elif ms and idle >= ms and self.screen.on_sleep >= 0:  # (the self-test stays on)
+            self._act(self.screen.on_sleep)  # (a match pauses)
             keys.asleep = True
             self.sound.stop()
             self.display.sleep()
@@ -275,7 +261,7 @@ class App:
         self.filter.n = rules.piles_per_row
         self.match.begin(rules, seed, self.hw.ticks_ms(), level, self.decks)
         self.decks = None  # stacked decks are for the first match only
-        self._show(self.match, 0)
+        self._go(self.match)
 
     def apply_settings(self) -> None:
         """Make the settings take effect (the rules from the next match on)."""
@@ -295,11 +281,12 @@ class App:
             self.display.rotation = rotation
             self.kit.changes += 1
 
-    def _show(self, screen: "Match | Result | Menus | SelfTest | HowTo", player: int) -> None:
-        """Put a screen on the glass, facing a player (0 A, 1 B)."""
+    def show(self, screen: "Screen", player: int) -> None:
+        """Put a screen on the glass, facing a player (0 A, 1 B; -1 as it faces)."""
         self.screen = screen
         group = screen.group
         if self.display.root_group is not group:  # (a group on show cannot be shown again)
             self.display.root_group = group
-        self._face(player)
+        if player >= 0:
+            self._face(player)
         self.kit.changes += 1

@@ -19,13 +19,14 @@ except ImportError:
 if False:  # names for type annotations: mypy reads them, the compiler drops them
     import displayio
 
+    from firmware.app import App
     from firmware.keyfilter import Meaning
     from firmware.menu import Page
     from firmware.ui import Kit
 
 # What a screen asks the app to do, as firmware/__init__.py numbers it.
 _A_NOTHING = const(0)
-_A_TO_MENU = const(14)
+_A_MENU_PAGE = const(15)
 # What a key's meaning is (Meaning.what), as firmware/keyfilter.py numbers it.
 _M_PRESS = const(1)
 
@@ -52,8 +53,16 @@ PICTURES = (
 )
 
 
+def open(app: "App") -> "HowTo":
+    """HOW TO PLAY for the app, on its menu page, drawing on the play screen's background
+    (the app has lent it the cells' room: firmware/app.py)."""
+    return HowTo(app.kit, app.table.bg, app.menus.page, app.settings.language())
+
+
 class HowTo:
     """The pages, shown on the menu page; key() turns them, close() gives the page back."""
+
+    on_sleep = _A_NOTHING
 
     def __init__(self, kit: "Kit", picture: "displayio.Bitmap", page: "Page",
                  code: str) -> None:
@@ -71,6 +80,12 @@ class HowTo:
         self.words = sys.modules["firmware.howto_" + code]
         self.page = 0
         self.draw()
+
+    def enter(self, app: "App") -> None:
+        """(Drawn as it was made, on the menu page already on the glass.)"""
+
+    def leave(self, app: "App") -> None:
+        self.close()
 
     def close(self) -> None:
         """The menu page as it was (the caller draws its menu again); the pages' code and
@@ -123,12 +138,12 @@ class HowTo:
                     pic[dst + i] = 1
 
     def key(self, m: "Meaning", t: int) -> int:
-        """A key's move turns a page; MENU (BACK) asks for the main menu."""
+        """A key's move turns a page; MENU (BACK) asks for the menu page it came from."""
         nav = m.nav
         if m.what != _M_PRESS:
             return _A_NOTHING
         if nav == BACK:
-            return _A_TO_MENU
+            return _A_MENU_PAGE
         if nav >= 0:
             step = -1 if nav == UP or nav == LEFT else 1
             self.page = (self.page + step) % len(PICTURES)

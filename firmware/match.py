@@ -24,6 +24,7 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
 
     from engine import Rules
     from engine.bot import Bot
+    from firmware.app import App
     from firmware.store import Saves
     from firmware.settings import Settings
     from firmware.sound import Sound
@@ -48,6 +49,8 @@ _SETTLED = const(2)  # the steps of a result's quiet work: save, then collect an
 class Match:
     """Plays matches on the table; the app owns the screens and the keys."""
 
+    on_sleep = _A_PAUSE  # (what the app does as the screen goes off: firmware/app.py)
+
     def __init__(self, table: "Table", snd: "Sound", stats: "Stats") -> None:
         self.table = table
         self.group = table.group  # the play screen
@@ -65,6 +68,14 @@ class Match:
         self.meaning.what = _M_PRESS
         self.meaning.player = 1
         self.result = -1  # the last press's result (the computer player reads its own)
+
+    def enter(self, app: "App") -> None:
+        """On the glass (from the menus; the next game is on it already)."""
+        if app.display.root_group is not self.group:
+            app.show(self, 0)
+
+    def leave(self, app: "App") -> None:
+        """(Left for the pause page, or for its result: the match goes on.)"""
 
     def begin(self, rules: "Rules", seed: int, now: int, level: int = -1,
               decks: "tuple[list[int], list[int]] | None" = None) -> None:
@@ -269,9 +280,16 @@ class Result:
         self.console = console
         self.settled = _SETTLED  # steps of the quiet work done (_settle)
 
-    def begin(self) -> None:
-        """A game has just ended: its result is on the way to the glass."""
+    on_sleep = _A_NOTHING
+
+    def enter(self, app: "App") -> None:
+        """A game has just ended: its result is on the way to the glass (the play screen's)."""
         self.settled = 0
+
+    def leave(self, app: "App") -> None:
+        """Left for the next game, or for the main menu: then the match is over."""
+        if app.screen is not self.match:
+            self.match.end()
 
     def key(self, m: Meaning, t: int) -> int:
         """A press, once the guard time is over: the next game (_A_PLAY), or the main menu

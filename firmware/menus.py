@@ -19,6 +19,7 @@ except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from firmware.app import App
     from firmware.keyfilter import Meaning
     from firmware.settings import Settings
     from firmware.stats import Stats
@@ -59,6 +60,8 @@ _LEVEL = const(6)  # firmware/settings.py KEYS.index("level")
 class Menus:
     """Which page is open and which item is chosen."""
 
+    on_sleep = _A_NOTHING
+
     def __init__(self, kit: "Kit", settings: "Settings", stats: "Stats") -> None:
         self.settings = settings
         self.stats = stats
@@ -68,6 +71,16 @@ class Menus:
         self.chosen = 0
         self.main_item = 0  # the main menu's item chosen when it was left
         self.dirty_settings = False
+
+    def enter(self, app: "App") -> None:
+        """On the glass, facing as it was (the app turns it where it should): the play
+        screen's cells come back if a screen borrowed their room (table.face(-1) makes
+        them after a collection, once that screen's objects are gone)."""
+        app.show(self, -1)
+        app.table.face(-1)
+
+    def leave(self, app: "App") -> None:
+        """(The pages stay built.)"""
 
     def open(self, which: int) -> None:
         """Show a page: the main menu with the item it was left on chosen, any other page

@@ -16,6 +16,7 @@ import sys
 
 import displayio
 
+import firmware
 from engine.ticks import ticks_add, ticks_diff
 from firmware import lang, sound
 from firmware.keyfilter import describe
@@ -29,6 +30,7 @@ except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
+    from firmware.app import App
     from firmware.keyfilter import KeyFilter, Meaning
     from firmware.ui import Kit
     from hardware.contract import Target
@@ -83,8 +85,16 @@ def rectangle(held: int, j: int, k: int) -> "tuple[int, int, int, int] | None":
     return None
 
 
+def open(app: "App") -> "SelfTest":
+    """The self-test for the app, drawing on the play screen's background (the app has
+    lent it the cells' room: firmware/app.py)."""
+    return SelfTest(app.kit, app.table.bg, app.hw, app.filter)
+
+
 class SelfTest:
     """The self-test screen."""
+
+    on_sleep = -1  # it stays on: a builder may be reading it
 
     def __init__(self, kit: "Kit", picture: displayio.Bitmap, hw: "Target",
                  keys: "KeyFilter") -> None:
@@ -110,7 +120,16 @@ class SelfTest:
         self.timestamp = 0  # the scan of the last press, and the presses it reported
         self.pressed = 0
 
-    def enter(self, now: int, snd: sound.Sound) -> None:
+    def enter(self, app: "App") -> None:
+        """On the glass, facing A: the test pattern and the sweep first (begin)."""
+        app.show(self, 0)
+        self.begin(app.hw.ticks_ms(), app.sound)
+
+    def leave(self, app: "App") -> None:
+        """Its code leaves the heap (its objects go with the app's last reference)."""
+        firmware.forget("firmware.selftest")
+
+    def begin(self, now: int, snd: sound.Sound) -> None:
         """Start: the test pattern and the buzzer sweep first, then the key picture."""
         picture = self.picture  # (by linear index: an (x, y) index is a tuple of garbage)
         for y in range(H):

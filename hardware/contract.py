@@ -167,3 +167,27 @@ class TargetModule(Protocol):
         """After init() failed: start afresh (the board reloads code.py; the desktop lets
         init() be called again)."""
         ...
+
+
+class Screen(Protocol):
+    """What firmware/app.py shows: the match, its result, the menus, the self-test and HOW
+    TO PLAY. Each does its own start and end; key() and advance() return an action
+    (firmware/__init__.py's _A_...) for the app to carry out. On a menu page (the menus,
+    HOW TO PLAY: the menus' group) a press clicks and turns the page to the presser."""
+
+    group: displayio.Group  # what the glass shows while it is open
+    on_sleep: int  # the action when the screen goes off for sleep (-1: it stays on)
+
+    def enter(self, app: Any) -> None:
+        """It is now the screen on show (the app's show() puts its group on the glass)."""
+        ...
+
+    def leave(self, app: Any) -> None:
+        """Another screen is opening (app.screen is it already): let go of what it holds."""
+        ...
+
+    def key(self, m: Any, t: int) -> int:
+        ...
+
+    def advance(self, now: int) -> int:
+        ...

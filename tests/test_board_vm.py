@@ -15,9 +15,10 @@ from tests.test_micropython import NAMES
 MISSING = boardvm.missing()
 pytestmark = pytest.mark.skipif(bool(MISSING), reason="CircuitPython's own VM: " + MISSING)
 
-TARGET_KB = 88  # the firmware's heap from .mpy: under half of a Pico's free heap (182.6 KB)
-# The soak plays in the target itself: at 87 KB it fails (README's figures), so a change that
-# adds heap, or an interned name, shows here.
+TARGET_KB = 89  # the firmware's heap from .mpy: under half of a Pico's free heap (182.6 KB)
+# The soak plays in the target itself: at 88 KB it fails (README's figures: 88 KB until the
+# screens' enter() and leave(), issue 35, which allowed 1 KB for them), so a change that adds
+# heap, or an interned name, shows here.
 ARENA_KB = TARGET_KB
 GOLDEN = os.path.join(boardvm.ROOT, "tests", "golden")
 

@@ -135,11 +135,11 @@ def test_the_matrix_build_plays_on_the_board_vm_as_on_the_desktop(tree):
 
 
 # The matrix build's soak arena, less the bench's share (which holds the KeyMatrix
-# stand-in's code, C on the board): the target, 88 KB on either build (README's figures:
-# it fails at 87). It was 91 KB: the first six-pile table held both card faces (the
+# stand-in's code, C on the board): the target, 89 KB on either build (README's figures;
+# 88 KB until the screens' enter() and leave(), issue 35, which allowed 1 KB). It was 91 KB: the first six-pile table held both card faces (the
 # narrow one now takes the big one's room), and 115 KB while the VM's seventh block of
 # names (9 KB) came mid-match (hardware/virtual/board/vmbench.py, names()).
-MATRIX_ARENA_KB = 88
+MATRIX_ARENA_KB = 89
 
 
 def test_the_matrix_build_plays_the_whole_soak_with_long_speed(tree):

@@ -146,3 +146,20 @@ def test_no_two_board_modules_import_each_other():
     assert _circles(mpy.board_files()) == []
     assert "firmware.store" not in _imports("firmware/storeload.py")
     assert "firmware.logfmt" in _imports("firmware/store.py") & _imports("firmware/storeload.py")
+
+
+def test_each_screen_owns_its_start_and_end_and_the_app_names_none():
+    """Match, Result, Menus, SelfTest and HOW TO PLAY each have enter(app) and leave(app)
+    (their heap lending is theirs); the app opens a screen by _go() and asks no screen
+    what class it is."""
+    from firmware import howto, match, menus, selftest
+    for cls in (match.Match, match.Result, menus.Menus, selftest.SelfTest, howto.HowTo):
+        for name in ("enter", "leave", "key", "advance"):
+            assert callable(getattr(cls, name, None)), (cls.__name__, name)
+        assert isinstance(cls.on_sleep, int), cls.__name__
+    source = _source("firmware/app.py")
+    names = ("Match", "Result", "Menus", "SelfTest", "HowTo")
+    assert not re.search(r"isinstance|is (not )?self\.(howto|selftest|result)\b", source)
+    assert not [n for n in names if re.search(r"\b%s\b" % n, source.split("class App")[1])
+                and n not in ("Match", "Result", "Menus")]  # (built once, in __init__)
+    assert source.count("self.screen = ") == 2  # __init__ and _go

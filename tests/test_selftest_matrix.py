@@ -158,7 +158,7 @@ def test_the_self_test_built_with_the_matrix_key_map_names_a_ghost_from_meanings
     h = Hand(settings=_MATRIX)  # (its glass and kit)
     test = selftest.SelfTest(h.app.kit, h.app.table.bg, h.hw, _Filter())
     now = h.hw.ticks_ms()
-    test.enter(now, h.app.sound)
+    test.begin(now, h.app.sound)
     test.advance(ticks_add(now, 2000))  # the pattern's time is up: the keys' picture
     m = Meaning()
     m.what = 1  # a press
