@@ -14,7 +14,6 @@ import zipfile
 import pytest
 
 from hardware import pinmap
-from hardware.keynames import BUILDS  # noqa: F401  (the builds the board is one of)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KICAD_PY = "/usr/bin/python3"

@@ -15,7 +15,6 @@ It needs KiCad 9's pcbnew, which imports in Debian's /usr/bin/python3 (not in a 
 import argparse
 import csv
 import heapq
-import io
 import json
 import math
 import os
