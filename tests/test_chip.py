@@ -256,7 +256,8 @@ def test_the_statistics_after_a_match_survive_and_were_saved_without_an_erase(pl
 def test_power_cuts_in_a_save_and_a_compaction_lose_nothing_but_in_the_window(memory):
     """A sample of the cut points (make chipnvm cuts at all of them): a save loses
     nothing; a compaction's cut from its erase until the records are programmed again
-    returns the defaults; nothing else is ever read."""
+    returns the defaults, but 0.1% into the erase, where only the statistics go and the
+    console says so; nothing else is ever read."""
     from tools import chipnvm
     work, start, _, run, games = memory
     with open(start, "rb") as f:
@@ -267,14 +268,40 @@ def test_power_cuts_in_a_save_and_a_compaction_lose_nothing_but_in_the_window(me
         path = os.path.join(work, "cut.bin")
         with open(path, "wb") as out:
             out.write(chipnvm.flash_at(first, run.flash_log, log[i], f))
-        got[(i, name)] = chipnvm.outcome(chipnvm.read_back(path), games)[:2]
-    assert set(got.values()) <= {("before", "kept"), ("saved", "kept"),
-                                 ("default", "default")}, got
+        got[(i, name)] = chipnvm.outcome(chipnvm.read_back(path), games)
+    assert {o[:2] for o in got.values()} <= {("before", "kept"), ("saved", "kept"),
+                                             ("saved", "default"), ("default", "default")}, got
     save, erase = 1, 3
-    assert got[(save - 1, "wren")] == got[(save, "program 0%")] == ("before", "kept")
-    assert got[(save, "program 100%")] == got[(erase, "erase 0%")] == ("saved", "kept")
-    assert got[(erase, "erase 100%")] == ("default", "default")
-    assert got[(len(log) - 1, "program 100%")] == ("saved", "kept")
+    assert got[(save - 1, "wren")][:2] == got[(save, "program 0%")][:2] == ("before", "kept")
+    assert got[(save, "program 100%")][:2] == got[(erase, "erase 0%")][:2] == ("saved", "kept")
+    assert got[(erase, "erase 0.1%")] == (
+        "saved", "default", "statistics: the newest saved record cannot be read; using defaults")
+    assert got[(erase, "erase 100%")][:2] == ("default", "default")
+    assert got[(len(log) - 1, "program 100%")][:2] == ("saved", "kept")
+
+
+def test_make_chipnvm_cuts_where_the_bytes_differ_and_at_each_records_end(memory):
+    """The sweep's cut points: no two in a row leave the same bytes (a write enable, or a
+    page programmed as it was, is cut nowhere else), and a page program is cut where the
+    app's own loading reads its sector differently and a byte short of it, so the
+    compaction's window is known to the byte."""
+    from tools import chipnvm, nvmcheck
+    _, start, _, run, _ = memory
+    with open(start, "rb") as f:
+        first = f.read()
+    log = chipnvm.nvm_commands(run)
+    points = chipnvm.cut_points(first, run.flash_log, log)
+    sectors = [image[chipnvm.NVM_START:chipnvm.NVM_END] for _, _, _, image in points]
+    assert all(a != b for a, b in zip(sectors, sectors[1:]))
+    assert len(points) < 30, [p[:2] for p in points]
+    compacted = [p for p in points if p[1] == 5]  # the compaction's first page
+    reads = [nvmcheck.read_back(image[chipnvm.NVM_START:chipnvm.NVM_END])
+             for _, _, _, image in compacted]
+    for n in range(1, len(compacted)):  # each change of what is read has its byte before
+        if reads[n] != reads[n - 1]:
+            ahead = int(compacted[n][0].split()[1])
+            assert compacted[n - 1][0] == "program %d B" % (ahead - 1), compacted[n - 1][:2]
+    assert len({r for r in reads}) >= 3, reads  # nothing, the settings, then both
 
 
 def _make_chip(*args, timeout=300):

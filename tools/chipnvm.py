@@ -6,13 +6,17 @@ One run on the emulated Pico: the memory nearly full, LOCKOUT changed on the set
 and saved (a page program), then the settings page opened again, which compacts the log
 (the sector's one erase and its pages programmed again). The flash commands it logged give
 the flash at any instant, so the run is made once and each cut point costs one boot: the
-flash as the power left it, booted, its settings and statistics pages read off the glass.
-A cut is made at each command that changes the flash's state (write enable, page program,
-erase; not the status reads between them) and at fractions of each program and erase, as
-`make nvm` models them for the desktop's stand-in: a page programmed part way has its first
-bytes programmed, an erase part way has each programmed bit read 1 with that probability.
+flash as the power left it (the run's flash log replayed on the flash chip's Python model,
+hardware/models/flashchip.py), booted, its settings and statistics pages read off the
+glass. The power is cut where the sector's bytes differ: at fractions of the erase (each
+programmed bit reads 1 with that probability, as `make nvm` models it for the desktop's
+stand-in), and in a page program after each byte count where the app's own loading code
+reads the sector differently (a record's or a tally slot's end) and one byte short of it
+(a page programmed part way has its first bytes programmed). A cut that leaves the same
+bytes as the cut before is not made again, and each distinct flash is booted once.
 
-    make chipnvm                  the whole sweep (a boot a cut point: about 15 minutes)
+    make chipnvm                  the whole sweep (a boot a cut point: about 5 minutes)
+    make chipnvm ARGS="--sample"  only the cut points make test boots
     make chipnvm ARGS="--write"   ... and its table into docs/NVM.md
 """
 import math
@@ -30,8 +34,7 @@ NVM_START, NVM_END = 0xFF000, 0x100000  # the Pico's nvm sector, offsets in flas
 PAGE = 256
 PRESET_LOCKOUT, SAVED_LOCKOUT = "200 MS", "800 MS"  # before and after the run's save
 DEFAULT_LOCKOUT = "400 MS"
-PROGRAM_AT = (0.0, 0.5, 1.0)  # the fractions of a page program the sweep cuts at
-ERASE_AT = (0.0, 0.001, 0.01, 0.1, 0.5, 1.0)  # ... of an erase
+ERASE_AT = (0.0, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5, 1.0)  # of an erase
 
 # Times from the first full frame: the settings page, LOCKOUT to its next value, back
 # (saved), the settings page again (the compaction), back.
@@ -86,13 +89,14 @@ def first_flash(dest):
 
 def nvm_commands(run):
     """The run's flash commands that touch the nvm sector (write enables: the one before
-    each of them), in order."""
+    each of them), in order; a write status touches none."""
     out, pending = [], None
     for e in run.flash_log:
         if e["cmd"] == "wren":
             pending = e
             continue
-        touches = e["addr"] < NVM_END and e["addr"] + e.get("bytes", PAGE) > NVM_START
+        touches = "addr" in e and e["addr"] < NVM_END and e["addr"] + e.get("bytes", PAGE) > \
+            NVM_START
         if touches:
             if pending is not None:
                 out.append(pending)
@@ -101,63 +105,91 @@ def nvm_commands(run):
     return out
 
 
-def cut_points(commands):
-    """[(name, index of the command in progress, fraction of it done)]: right after each
-    write enable, and at each fraction of each program and erase."""
-    points = []
+def _sector(image):
+    return bytes(image[NVM_START:NVM_END])
+
+
+def _reading(image):
+    """What the app's own loading code (on the desktop) reads from the image's nvm sector,
+    and what it says: where this changes, a record or a tally slot was programmed whole."""
+    from tools.nvmcheck import read_back
+    said = []
+    return read_back(_sector(image), said), tuple(said)
+
+
+def _candidates(start, log, e):
+    """[(name, fraction)]: where in the nvm command e the flash's bytes can differ. A write
+    enable changes none. An erase: at ERASE_AT. A page program: at its first changed byte
+    (none yet), then at each byte count where the sector's reading changes (a record's or
+    a slot's end) and one byte short of it (the record torn), and at its last changed byte;
+    none when it changes no byte (erased bytes programmed as 0xFF)."""
+    if e["cmd"] == "wren":
+        return [("wren", None)]
+    if e["cmd"] == "erase":
+        return [("erase %g%%" % (f * 100), f) for f in ERASE_AT]
+    before = flash_at(start, log, e)
+    data = bytes.fromhex(e["data"])
+    at = [(e["addr"] & ~0xFF) + ((e["addr"] + k) & 0xFF) for k in range(len(data))]
+    changed = [k for k in range(len(data)) if before[at[k]] & data[k] != before[at[k]]]
+    if not changed:
+        return []
+    counts, last = [changed[0], changed[-1] + 1], _reading(before)
+    for k in changed:
+        now = _reading(flash_at(start, log, e, (k + 1) / len(data)))
+        if now != last:
+            counts += [k, k + 1]
+            last = now
+    return [("program %d B" % k, k / len(data)) for k in sorted(set(counts))]
+
+
+def cut_points(start, log, commands):
+    """[(name, index of the command in progress, fraction of it done, the flash then)]: each
+    nvm command's _candidates(), each kept only where the nvm sector differs from the point
+    before (so no two points in a row boot the same bytes)."""
+    points, last = [], None
     for i, e in enumerate(commands):
-        if e["cmd"] == "wren":
-            points.append(("wren", i, None))
-        else:
-            at = ERASE_AT if e["cmd"] == "erase" else PROGRAM_AT
-            points += [("%s %s%%" % (e["cmd"], "%g" % (f * 100)), i, f) for f in at]
+        for name, f in _candidates(start, log, e):
+            image = flash_at(start, log, e, f)
+            if _sector(image) != last:
+                points.append((name, i, f, image))
+                last = _sector(image)
     return points
 
 
 def sample(commands):
     """The cut points make test boots: the save's write enable, the start and end of its
-    page program; the compaction's erase at its start, half way and done; its first page
-    program at its start and done, and its last page program done."""
+    page program; the compaction's erase at its start, 0.1% in (the statistics lost, the
+    settings kept), half way and done; its first page program at its start and done, and
+    its last page program done."""
     erase = next(i for i, e in enumerate(commands) if e["cmd"] == "erase")
     save = next(i for i, e in enumerate(commands) if e["cmd"] == "program")
     programs = [i for i, e in enumerate(commands) if e["cmd"] == "program" and i > erase]
     return [("wren", save - 1, None), ("program 0%", save, 0.0), ("program 100%", save, 1.0),
-            ("erase 0%", erase, 0.0), ("erase 50%", erase, 0.5), ("erase 100%", erase, 1.0),
-            ("program 0%", programs[0], 0.0), ("program 100%", programs[0], 1.0),
-            ("program 100%", programs[-1], 1.0)]
+            ("erase 0%", erase, 0.0), ("erase 0.1%", erase, 0.001), ("erase 50%", erase, 0.5),
+            ("erase 100%", erase, 1.0), ("program 0%", programs[0], 0.0),
+            ("program 100%", programs[0], 1.0), ("program 100%", programs[-1], 1.0)]
 
 
-def _apply(flash, e, fraction=1.0, seed=0):
-    if e["cmd"] == "program":
-        addr, data = e["addr"], bytes.fromhex(e["data"])
-        for i in range(int(round(len(data) * fraction))):
-            flash[(addr & ~0xFF) + ((addr + i) & 0xFF)] &= data[i]
-    elif e["cmd"] == "erase":
-        size = e["bytes"]
-        start = e["addr"] - e["addr"] % size
-        if fraction >= 1.0:
-            flash[start:start + size] = b"\xff" * size
-        else:  # part way: each programmed bit reads 1 with that probability
-            rng = random.Random(seed)
-            for at in range(start, start + size):
-                b = flash[at]
-                for bit in range(8):
-                    if not b >> bit & 1 and rng.random() < fraction:
-                        b |= 1 << bit
-                flash[at] = b
-
-
-def flash_at(start, log, cut, fraction=None, seed=0):
+def flash_at(start, log, cut, fraction=None, seed=0, timing="typ"):
     """The flash when the power went: start (the run's first flash) with every command of
     the run's log before the command cut done, and cut done by fraction (None: not begun;
-    a write enable changes no byte)."""
+    a write enable changes no byte), replayed on the flash chip's Python model
+    (hardware/models/flashchip.py); a command it would not take as the chip twin did is an
+    error."""
+    from hardware.models.flashchip import Chip, command_bytes
     flash = bytearray(start)
+    chip = Chip(flash, timing)
     for e in log:
-        if e is cut:
-            if fraction is not None:
-                _apply(flash, e, fraction, seed)
+        done = 1 if e is not cut else fraction
+        if done is None:
             return flash
-        _apply(flash, e)
+        chip.transaction(command_bytes(e), e["t"], done, random.Random(seed).random)
+        took = chip.log[-1] if chip.log else {}
+        if (took.get("cmd"), took.get("t"), took.get("end")) != (e["cmd"], e["t"], e["end"]):
+            raise ValueError("the flash chip's Python model did not take the chip twin's "
+                             "%s at %d ns as it did" % (e["cmd"], e["t"]))
+        if e is cut:
+            return flash
     raise ValueError("the cut is not in the log")
 
 
@@ -191,9 +223,10 @@ def outcome(got, new_games):
 
 
 def sweep(work, sampled=False, progress=None):
-    """The run, then a boot at each cut point (sampled: only sample()'s): ({"commands":
-    the nvm commands, "run": the ChipRun}, rows of (command, cut name, ms from the first
-    nvm command, LOCKOUT, GAMES, said))."""
+    """The run, then a boot at each cut point (sampled: only sample()'s), one a distinct
+    flash: ({"commands": the nvm commands, "run": the ChipRun, "games": GAMES saved,
+    "changed": the bytes each command changes, "images": distinct flashes booted}, rows of
+    (command, cut name, ms from the first nvm command, LOCKOUT, GAMES, said))."""
     start_path, games = first_flash(work)
     with open(start_path, "rb") as f:
         start = f.read()
@@ -201,21 +234,30 @@ def sweep(work, sampled=False, progress=None):
                    flash_out=os.path.join(work, "after.bin"))
     log = nvm_commands(run)
     first = log[0]["t"] if log else 0
-    rows = []
-    points = sample(log) if sampled else cut_points(log)
-    for n, (name, i, f) in enumerate(points):
+    changed = [sum(a != b for a, b in zip(_sector(flash_at(start, run.flash_log, e)),
+                                          _sector(flash_at(start, run.flash_log, e, 1))))
+               for e in log]
+    if sampled:
+        points = [(name, i, f, flash_at(start, run.flash_log, log[i], f))
+                  for name, i, f in sample(log)]
+    else:
+        points = cut_points(start, run.flash_log, log)
+    rows, booted = [], {}
+    for n, (name, i, f, image) in enumerate(points):
         e = log[i]
         t = e["t"] + (f or 0) * (e["end"] - e["t"])
-        image = flash_at(start, run.flash_log, e, f)
-        path = os.path.join(work, "cut.bin")
-        with open(path, "wb") as out:
-            out.write(image)
-        got = read_back(path)
-        rows.append((i, name, (t - first) / 1e6, ) + outcome(got, games))
+        key = _sector(image)
+        if key not in booted:
+            path = os.path.join(work, "cut.bin")
+            with open(path, "wb") as out:
+                out.write(image)
+            booted[key] = outcome(read_back(path), games)
+        rows.append((i, name, (t - first) / 1e6) + booted[key])
         if progress:
             progress("  cut %d of %d: %s of command %d: %s" % (n + 1, len(points), name, i,
                                                               ", ".join(rows[-1][3:5])))
-    return {"commands": log, "run": run, "games": games}, rows
+    return {"commands": log, "run": run, "games": games, "changed": changed,
+            "images": len(booted), "sampled": sampled}, rows
 
 
 def _pass_with(run, t):
@@ -286,25 +328,42 @@ def costs(work, timing="typ"):
     return out
 
 
-def table(log, rows):
-    """The sweep as text lines: each nvm command, then the cut points' readings."""
+def table(result, rows):
+    """The sweep as text lines: each nvm command and the bytes it changes, the cut points'
+    readings, and what they come to."""
+    log, changed = result["commands"], result["changed"]
     lines = ["Flash commands in the nvm sector (0x%X..0x%X): %d write enables, %d page "
              "programs, %d erases" % (0x10000000 + NVM_START, 0x10000000 + NVM_END - 1,
                                       sum(e["cmd"] == "wren" for e in log),
                                       sum(e["cmd"] == "program" for e in log),
                                       sum(e["cmd"] == "erase" for e in log))]
-    lines.append("  %-4s %-7s %-10s %-9s %s" % ("cmd", "what", "address", "busy ms", "bytes"))
+    lines.append("  %-4s %-7s %-10s %-9s %-6s %s" % ("cmd", "what", "address", "busy ms",
+                                                   "bytes", "bytes it changes"))
     for i, e in enumerate(log):
         if e["cmd"] != "wren":
-            lines.append("  %-4d %-7s 0x%08x %-9.2f %d" % (
+            lines.append("  %-4d %-7s 0x%08x %-9.2f %-6d %d" % (
                 i, e["cmd"], 0x10000000 + e["addr"], (e["end"] - e["t"]) / 1e6,
-                e.get("bytes") or len(e["data"]) // 2))
-    lines.append("Power cuts (then a boot, its settings and statistics pages read):")
-    lines.append("  %-4s %-12s %-9s %-9s %-9s %s" % ("cmd", "cut at", "ms", "LOCKOUT", "GAMES",
+                e.get("bytes") or len(e["data"]) // 2, changed[i]))
+    lines.append("%s (then a boot, its settings and statistics pages read):" % (
+        "A sample of the power cuts (make test's)" if result.get("sampled") else
+        "Power cuts where the sector's bytes differ from the cut before"))
+    lines.append("  %-4s %-14s %-9s %-9s %-9s %s" % ("cmd", "cut at", "ms", "LOCKOUT", "GAMES",
                                                   "the console said"))
     for i, name, ms, lockout, games, said in rows:
-        lines.append("  %-4d %-12s %-9.2f %-9s %-9s %s" % (i, name, ms, lockout, games,
+        lines.append("  %-4d %-14s %-9.2f %-9s %-9s %s" % (i, name, ms, lockout, games,
                                                        said or "-"))
+    still = sum(1 for i, e in enumerate(log) if not changed[i])
+    lines.append("  %d cut points, %d distinct flash images booted; the %d commands that "
+                 "change no byte (write enables, pages programmed as they were) are cut "
+                 "nowhere else." % (len(rows), result["images"], still))
+    erase = next((i for i, e in enumerate(log) if e["cmd"] == "erase"), None)
+    after = [r for r in rows if erase is not None and r[0] >= erase]
+    for what, col, want in (("LOCKOUT", 3, "saved"), ("GAMES", 4, "kept")):
+        lost = [n for n, r in enumerate(after) if r[col] != want]
+        if lost and lost[-1] + 1 < len(after):
+            a, b = after[lost[0]], after[lost[-1] + 1]
+            lines.append("  %s is lost from %s of command %d (%.2f ms) until %s of command %d "
+                         "(%.2f ms)." % (what, a[1], a[0], a[2], b[1], b[0], b[2]))
     return lines
 
 
@@ -342,7 +401,7 @@ def main(argv=None):
                              progress=lambda line: print(line, flush=True))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    lines = table(result["commands"], rows)
+    lines = table(result, rows)
     print("\n".join(lines))
     if args.write:
         from tools.boardcode import ROOT
