@@ -282,8 +282,8 @@ class App:
             self.kit.changes += 1
 
     def show(self, screen: "Screen", player: int) -> None:
-        """Put a screen on the glass, facing a player (0 A, 1 B; -1 as it faces)."""
-        self.screen = screen
+        """Put a screen's group on the glass, facing a player (0 A, 1 B; -1 as it faces):
+        for its enter() (_go has made it the screen on show)."""
         group = screen.group
         if self.display.root_group is not group:  # (a group on show cannot be shown again)
             self.display.root_group = group
