@@ -16,26 +16,26 @@ test: $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider
 
 bench: $(STAMP)
-	$(PY) -m tools.bench
+	$(PY) -m lab.bench
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache
 
 .PHONY: sim sim-docs
 sim: $(STAMP)
-	$(PY) -m tools.sim $(ARGS)
+	$(PY) -m lab.sim $(ARGS)
 
 # The README's simulation pictures: the standard study, plots and summary only.
 sim-docs: $(STAMP)
-	$(PY) -m tools.sim --out sim-out
+	$(PY) -m lab.sim --out sim-out
 	mkdir -p docs/sim
 	cp sim-out/game_length.png sim-out/variants.png sim-out/win_rate_by_reaction.png \
 		sim-out/handicap.png sim-out/long_speed.png sim-out/summary.json docs/sim/
 
-# make sim's speed against that of e02d551, in pairs on this machine (tools/simpair.py).
+# make sim's speed against that of e02d551, in pairs on this machine (lab/simpair.py).
 .PHONY: simpair
 simpair: $(STAMP)
-	@$(PY) -m tools.simpair $(ARGS)
+	@$(PY) -m lab.simpair $(ARGS)
 
 .PHONY: deploy
 deploy: $(STAMP)
@@ -43,22 +43,22 @@ deploy: $(STAMP)
 
 .PHONY: play screenshot
 play: $(STAMP)
-	@$(PY) -m tools.play $(ARGS)
+	@$(PY) -m twins.desktop.play $(ARGS)
 
 SCREENSHOT_DECKS := 5c 9d Jh 2s 7c 8c / 5d Kc 3h 8s 4c 6c
 screenshot: $(STAMP)
-	$(PY) -m tools.play --script docs/screenshot.keys --decks "$(SCREENSHOT_DECKS)" \
+	$(PY) -m twins.desktop.play --script docs/screenshot.keys --decks "$(SCREENSHOT_DECKS)" \
 		--after 150 --png docs/screenshot.png --scale 4
 
 # What the nvm keeps: wear (games per compaction) and a power cut at every point of one.
 .PHONY: nvm
 nvm: $(STAMP)
-	@$(PY) -m tools.nvmcheck $(ARGS)
+	@$(PY) -m lab.nvmcheck $(ARGS)
 
-# The chip twin: CircuitPython's own Pico image in rp2040js (see tools/chip.py).
+# The chip twin: CircuitPython's own Pico image in rp2040js (see twins/chip/chip.py).
 .PHONY: chip
 chip: $(STAMP)
-	@$(PY) -m tools.chip $(ARGS)
+	@$(PY) -m twins.chip.chip $(ARGS)
 
 # The handheld as one UF2 file: CircuitPython's image for the board and the CIRCUITPY
 # drive (tools/uf2.py; make uf2 ARGS=--help). make uf2 ARGS="--keys matrix": the matrix
@@ -74,24 +74,24 @@ bundle: $(STAMP)
 	@$(PY) -m tools.bundle $(ARGS)
 
 # The memory on the chip twin: a save and a compaction on CircuitPython's own nvm path,
-# and a power cut at every flash command of them, each booted (tools/chipnvm.py; --write
+# and a power cut at every flash command of them, each booted (twins/chip/chipnvm.py; --write
 # puts its table into docs/NVM.md).
 .PHONY: chipnvm
 chipnvm: $(STAMP)
-	@$(PY) -m tools.chipnvm $(ARGS)
+	@$(PY) -m twins.chip.chipnvm $(ARGS)
 
 # The handheld as a static web page: the direct build's UF2 on rp2040js in the browser
-# (tools/web.py): make web writes dist/web/; make web-serve also serves it on 127.0.0.1
+# (twins/chip/web.py): make web writes dist/web/; make web-serve also serves it on 127.0.0.1
 # (ARGS="--port 8000" for a given port); make web-shot makes the README's docs/web.png.
 .PHONY: web web-serve web-shot
 web: $(STAMP)
-	@$(PY) -m tools.web $(ARGS)
+	@$(PY) -m twins.chip.web $(ARGS)
 
 web-serve: $(STAMP)
-	@$(PY) -m tools.web --serve $(ARGS)
+	@$(PY) -m twins.chip.web --serve $(ARGS)
 
 web-shot: $(STAMP)
-	@$(PY) -m tools.web --version dev --shot docs/web.png $(ARGS)
+	@$(PY) -m twins.chip.web --version dev --shot docs/web.png $(ARGS)
 
 # The printed circuit board (tools/pcb.py): hardware/pcb/ (the KiCad 9 project, nets.json,
 # placement.json), dist/pcb/ (gerbers and drills zipped, BOM, placement) and

@@ -19,7 +19,7 @@ _MAX_MS = const(60000)
 MAX_HANDICAP = const(8)  # the most cards one seat is dealt over the other
 _MAX_DELAY_MS = const(500)  # the longest a seat's presses can be held back
 
-# Field order is the record format (engine/record.py): name, low, high.
+# Field order is the record format (tools/record.py): name, low, high.
 _FIELDS = (
     ("piles_per_row", 3, 6),
     ("match_by", RANK, RANK_OR_SUIT),

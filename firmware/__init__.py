@@ -4,7 +4,7 @@ Below: what a screen asks the app to do, the actions (_A_...; what a key means, 
 filter's kinds, are _M_...). Each screen's key(meaning, t) and advance(now) return one of
 these, and the app (firmware/app.py) carries it out. They are private const()s, folded
 by the compiler (a module-level name costs the board heap and one of its few interned
-names): each screen writes again those it returns, and tests/test_code_layout.py checks
+names): each screen writes again those it returns, and tests/build/test_code_layout.py checks
 that every copy agrees with these.
 """
 try:

@@ -231,7 +231,7 @@ class App:
         self.screen = screen
         if old is not screen:
             old.leave(self)
-        old = None  # (its objects can go before the next screen takes room)
+        del old  # (its objects can go before the next screen takes room)
         screen.enter(self)
 
     def _maybe_sleep(self, now: int) -> None:

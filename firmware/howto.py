@@ -37,7 +37,7 @@ _LINES = 3  # the page's first lines give their room to the picture
 
 
 def _card(rank: int, suit: int) -> int:
-    """A card id (engine/cards.py): rank 0 (A) .. 12 (K), suit 0 clubs, 1 diamonds,
+    """A card id (tools/cards.py): rank 0 (A) .. 12 (K), suit 0 clubs, 1 diamonds,
     2 hearts, 3 spades."""
     return suit * 13 + rank
 

@@ -30,7 +30,7 @@ except ImportError:
 
 # What a meaning is (Meaning.what). Private constants, folded by the compiler: each name the
 # board keeps costs a place among its interned names, which are few. The screens that read
-# one define it again with the same value (tests/test_code_layout.py checks that they agree).
+# one define it again with the same value (tests/build/test_code_layout.py checks that they agree).
 _M_PRESS = const(1)  # a key went down: a pile button (player >= 0) or MENU (player -1)
 _M_RELEASE = const(2)  # a key came up
 _M_BOUNCE = const(3)  # a key down again within _BOUNCE_MS of its release: the same press

@@ -2,7 +2,7 @@
 
 A language is one module like this one (firmware/lang_fr.py, lang_pt.py): the same names,
 the same shapes, capitals only (the font draws A-Z, digits, some punctuation and the
-accented capitals of French and Portuguese). tests/test_lang.py draws every string of
+accented capitals of French and Portuguese). tests/firmware/test_lang.py draws every string of
 every language where it is shown and fails on one that overflows or has no glyph. The
 widths: an info-line message 12 characters, a banner 10, a page title 19, a menu line 20
 (its label, a space and its value), a line of text 21.

@@ -1,5 +1,5 @@
 """Français : tous les mots que la console affiche (les mêmes noms que firmware/lang_en.py,
-qui dit les largeurs ; tests/test_lang.py les vérifie)."""
+qui dit les largeurs ; tests/firmware/test_lang.py les vérifie)."""
 from firmware.glyphs import ICON_LOCK
 
 NAME = "FRANÇAIS"

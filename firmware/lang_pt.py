@@ -1,5 +1,5 @@
 """Português (Brasil): todas as palavras que o aparelho mostra (os mesmos nomes de
-firmware/lang_en.py, que diz as larguras; tests/test_lang.py confere)."""
+firmware/lang_en.py, que diz as larguras; tests/firmware/test_lang.py confere)."""
 from firmware.glyphs import ICON_LOCK
 
 NAME = "PORTUGUÊS"

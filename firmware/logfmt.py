@@ -2,7 +2,7 @@
 (reading at boot): a record starts with MAGIC_BYTE and ends in the CRC-16 crc16() gives,
 and the log ends after its last byte that is not 0xFF (used_end). store.py's docstring
 has the whole format; each module writes its numbers (_HEAD, _SLOT...) as its own const(),
-since a const is no module attribute on the board (tests/test_store.py checks they agree).
+since a const is no module attribute on the board (tests/firmware/test_store.py checks they agree).
 """
 
 MAGIC_BYTE = b"\xa5"

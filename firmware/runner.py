@@ -54,7 +54,7 @@ def take_note(hw: "Target") -> "tuple[str, str] | None":
 
 
 def run(target: "TargetModule", app_options: dict | None = None, **options: object) -> "Target":
-    """Start the handheld on a hardware target (hardware.pico, or hardware.virtual).
+    """Start the handheld on a hardware target (hardware.pico, or twins.desktop.virtual).
     After an unexpected error: print the traceback, leave a note and restart; a start
     that finds a note shows it and waits for a key, then restarts. If the hardware itself
     cannot start, say why on the console and start it again (on the board: code.py

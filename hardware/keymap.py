@@ -15,7 +15,7 @@ player << 4 | far << 3 | place; ROLE_MENU for MENU; ROLE_NONE for an unmapped ke
 In the menus a row's first four buttons, near or far alike, are UP, DOWN, LEFT and RIGHT
 from the player's own left, and MENU is BACK.
 
-The keys' names (A0, Bf3, MENU) are in hardware/keynames.py: the board never imports
+The keys' names (A0, Bf3, MENU) are in tools/keynames.py: the board never imports
 them, so they cost its heap nothing.
 """
 from hardware.seats import column

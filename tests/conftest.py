@@ -1,10 +1,14 @@
-"""Puts the project root on sys.path so tests import engine/, hardware/, firmware/ and tools/."""
+"""Puts the project root on sys.path so tests import engine/, hardware/, firmware/, tools/,
+twins/ and lab/, and the tests' own helpers: tests/engine/enginetest.py (stacked decks) and
+tests/twins/desktop/handheld.py (the virtual handheld driven as a player would)."""
 import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+for _path in (os.path.join(ROOT, "tests", "twins", "desktop"),
+              os.path.join(ROOT, "tests", "engine"), ROOT):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
 
 
 def pytest_terminal_summary(terminalreporter):

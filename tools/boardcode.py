@@ -1,14 +1,9 @@
 """Which files of the project go onto the board: the one rule, for deploy, the mpy checks
 and the tests (stdlib only, so deploy runs with any Python 3).
 
-Board code is every .py under engine/, hardware/ and firmware/ except what only the
-desktop uses: the virtual handheld and the board-VM stand-ins (hardware/virtual*), the
-twins' models of the chips (hardware/models/: in the board subset, since they run in
-CircuitPython's VM beside the stand-ins, but no part of the handheld), the typed hardware
-contract (hardware/contract.py imports typing), the keys' names
-(hardware/keynames.py: for scripts and tests), the desktop's whole-file writes
-(hardware/files.py), and the engine's desktop helpers
-(engine/record.py: match records; engine/cards.py: card names and parsing).
+Board code is every .py under engine/, hardware/ and firmware/ but hardware/contract.py
+(the typed hardware contract: it imports typing). What only the desktop uses lives
+elsewhere: the twins in twins/, the tools in tools/, the lab in lab/.
 """
 import glob
 import os
@@ -16,17 +11,15 @@ import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARD_DIRS = ("engine", "hardware", "firmware")
-DESKTOP_ONLY = ("hardware/contract.py", "hardware/keynames.py", "hardware/files.py",
-                "engine/record.py", "engine/cards.py")
-DESKTOP_ONLY_DIRS = ("hardware/models/",)
+DESKTOP_ONLY = ("hardware/contract.py",)
+# The Adafruit libraries the firmware imports, each a module or a package in lib/.
+LIBRARIES = ("adafruit_displayio_ssd1306", "adafruit_display_text", "adafruit_ticks")
 
 
 def is_board_file(rel):
     """True for a repo-relative path (with '/') of a .py file that goes onto the board."""
-    parts = rel.split("/")
-    return (rel.endswith(".py") and parts[0] in BOARD_DIRS and rel not in DESKTOP_ONLY
-            and not rel.startswith(DESKTOP_ONLY_DIRS)
-            and not any(p.startswith("virtual") for p in parts))
+    return (rel.endswith(".py") and rel.split("/")[0] in BOARD_DIRS
+            and rel not in DESKTOP_ONLY)
 
 
 def board_files(root=ROOT):

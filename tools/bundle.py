@@ -24,8 +24,9 @@ import tempfile
 import time
 import zipfile
 
-import hardware.files
-from tools import boardcode, boardvm, deploy, drive
+import tools.files
+from tools import boardcode, deploy, drive
+from tools import toolchain
 from tools.cli import Parser, fail, output_file, output_problem
 
 PROG = "make bundle"
@@ -71,7 +72,7 @@ def entries(tree, version):
 def write_zip(path, items, when):
     """The zip at path, entry by entry in the order given, each dated when (UTC) and
     marked a plain file (rw-r--r--): no time or owner of this machine goes into it. It is
-    written whole or not at all (hardware/files.py; a link is followed)."""
+    written whole or not at all (tools/files.py; a link is followed)."""
     def zip_into(f, entries):
         with zipfile.ZipFile(f, "w") as z:
             for name, data in entries:
@@ -82,7 +83,7 @@ def write_zip(path, items, when):
                 z.writestr(info, data, compresslevel=9)
     umask = os.umask(0)
     os.umask(umask)
-    hardware.files.write_atomic(os.path.realpath(path), items, mode=0o666 & ~umask,
+    tools.files.write_atomic(os.path.realpath(path), items, mode=0o666 & ~umask,
                                 write=zip_into)  # (as open() would make it, not 0600)
 
 
@@ -121,7 +122,7 @@ def main(argv=None):
         tree = os.path.join(tmp, "CIRCUITPY")
         try:
             drive.write(tree, version=version, stamp=when)
-        except (drive.DriveError, boardvm.ToolchainError) as e:
+        except (drive.DriveError, toolchain.ToolchainError) as e:
             fail(PROG, str(e))
         except OSError as e:
             fail(PROG, "writing the drive: %s" % said(e))

@@ -25,7 +25,7 @@ is saved as NAME.bak before it is replaced - except settings.toml, which is then
 unless --replace-settings. A file where deploy needs a folder (lib/, engine/, ...), or a
 folder where it puts a file, is named before anything is written, and nothing is.
 
-Stdlib only (and the project's own hardware/files.py). Exit codes: 0 ok, 1 error, 2 usage error.
+Stdlib only (and the project's own tools/files.py). Exit codes: 0 ok, 1 error, 2 usage error.
 """
 import argparse
 import errno
@@ -41,17 +41,17 @@ import sys
 import tempfile
 import time
 
-import hardware.files
+import tools.files
 from tools import licences
-from tools.boardcode import (MAX_VERSION, ROOT, SOURCE_DATE_EPOCH, VERSION_FILE, board_files,
-                             version_source, version as build_version)
+from tools.boardcode import (LIBRARIES, MAX_VERSION, ROOT, SOURCE_DATE_EPOCH,  # noqa: F401
+                             VERSION_FILE, board_files, version_source,
+                             version as build_version)
 
 MPY_CROSS_ENV = "CIRCUITPY_MPY_CROSS"
 BOARD_MAJOR = 10  # the CircuitPython the firmware and its .mpy files are made for
 MANIFEST = ".california-speed.json"
 SETTINGS = "settings.toml"
-# The Adafruit libraries the firmware imports, each a module or a package in lib/.
-LIBRARIES = ("adafruit_displayio_ssd1306", "adafruit_display_text", "adafruit_ticks")
+# (LIBRARIES: the Adafruit libraries the firmware imports, tools/boardcode.py)
 TMP_SUFFIX = ".deploy-tmp"
 MOUNT_PATTERNS = ("/media/*/CIRCUITPY*", "/run/media/*/CIRCUITPY*", "/media/CIRCUITPY*",
                   "/mnt/CIRCUITPY*", "/Volumes/CIRCUITPY*")
@@ -129,7 +129,7 @@ def inside(drive, rel):
 
 
 def write_atomic(drive, rel, data):
-    """Write drive/rel whole or not at all (hardware/files.py), under a temporary name of
+    """Write drive/rel whole or not at all (tools/files.py), under a temporary name of
     deploy's own beside it. Makes directories below the drive only: a drive that went
     away (or whose mount point is now an empty folder of the host) is not written to."""
     if not still_there(drive):
@@ -139,7 +139,7 @@ def write_atomic(drive, rel, data):
     path = drive_path(drive, rel)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = os.path.join(os.path.dirname(path), "." + os.path.basename(path) + TMP_SUFFIX)
-    hardware.files.write_atomic(path, data, temp=tmp, write=_write)
+    tools.files.write_atomic(path, data, temp=tmp, write=_write)
 
 
 def misplaced(drive, files, folders=()):

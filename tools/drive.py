@@ -50,18 +50,19 @@ def write(dest, *, version=None, use_mpy=True, settings=None, change=None, stamp
     (a test breaks a file on purpose); stamp: seconds since 1970 that the manifest gives
     as its time (SOURCE_DATE_EPOCH, for a build that is the same every time; default
     now). DriveError says what went wrong."""
-    from tools import boardvm, deploy
-    compiler = boardvm.mpy_cross() if use_mpy else None
+    from tools import toolchain
+    from tools import deploy
+    compiler = toolchain.mpy_cross() if use_mpy else None
     if use_mpy and compiler is None:
         raise DriveError("the packages go onto the board as .mpy, made by CircuitPython's own "
                          "mpy-cross: set %s to it (README: 'CircuitPython's own VM')"
-                         % boardvm.ENV_MPY)
+                         % toolchain.ENV_MPY)
     os.makedirs(dest, exist_ok=True)
     if os.listdir(dest):
         raise DriveError("%s is not empty: the drive is written into a new folder" % dest)
     with tempfile.TemporaryDirectory(prefix="california-speed-libs-") as tmp:
         try:
-            bundle = boardvm.library_bundle(tmp)
+            bundle = toolchain.library_bundle(tmp)
         except (RuntimeError, OSError) as e:
             raise DriveError("compiling the Adafruit libraries: %s" % e)
         boot_out = os.path.join(dest, "boot_out.txt")  # deploy looks for it on a drive

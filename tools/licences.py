@@ -5,7 +5,7 @@ the UF2's drive and the bundle carry them; the page adds the chip twin's own."""
 import importlib.metadata
 import os
 
-from tools.boardcode import ROOT
+from tools.boardcode import LIBRARIES, ROOT
 
 FILE = "LICENSES.txt"  # its name on the drive and on the page
 PROJECT = os.path.join(ROOT, "LICENSE")
@@ -41,7 +41,6 @@ def section(title, text):
 
 def drive_text():
     """LICENSES.txt as CIRCUITPY carries it: the project's licence, then each library's."""
-    from tools.deploy import LIBRARIES
     parts = [section("California Speed (the files on this drive), MIT", _read(PROJECT))]
     for module in LIBRARIES:
         what, text = library(module)

@@ -22,7 +22,7 @@ import sys
 import tempfile
 
 from tools.cli import Parser, fail, input_problem, output_file
-from hardware.keynames import BUILDS
+from tools.keynames import BUILDS
 from tools.deploy import version_text
 
 XIP_BASE = 0x10000000

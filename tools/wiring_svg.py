@@ -1,4 +1,4 @@
-"""The wiring diagrams, drawn from hardware/pinmap.py and the pin facts of tools/wiring.py
+"""The wiring diagrams, drawn from hardware/pinmap.py and the pin facts of tools/pins.py
 (CPython, stdlib only). hardware/wiring.svg (Diagram), the direct build: the Pico (all 40
 pins, physical layout), the OLED, the piezo, MENU and the two players' button clusters
 laid out as on the box, every wire coloured by group and labelled.
@@ -8,7 +8,7 @@ stripe towards its row wire. The SVG is written by hand as text: wires are route
 grid of lanes, a wire that must cross another hops over it, and a dot marks every real
 connection. tools/wiring.py writes them with the other build-kit files."""
 from hardware import pinmap
-from tools.wiring import GND_PINS, PICO_PINS, PIN_3V3, parts, physical_pin
+from tools.pins import GND_PINS, PICO_PINS, PIN_3V3, parts, physical_pin
 
 
 # ----------------------------------------------------------------------------- the diagram
@@ -841,7 +841,7 @@ class MatrixDiagram(Diagram):
         return self.pin_xy(n)[0], (self.py0 if n <= 20 else self.py1)
 
     def __init__(self):
-        from tools.wiring import matrix_keys, matrix_parts
+        from tools.pins import matrix_keys, matrix_parts
         super().__init__()
         self.parts = matrix_parts()
         self.keys = matrix_keys()
@@ -852,7 +852,7 @@ class MatrixDiagram(Diagram):
         return M_GRID_X + c * M_CELL
 
     def row_y(self, r):
-        from tools.wiring import MATRIX_ROW_NAMES
+        from tools.pins import MATRIX_ROW_NAMES
         return M_ROW_Y[MATRIX_ROW_NAMES[r]]
 
     def _oled_pad(self, name):
@@ -1006,7 +1006,7 @@ class MatrixDiagram(Diagram):
                 'USB: power and serial console ▶</text>' % (self.px1 - 20, ym + 44)]
 
     def _panels(self):
-        from tools.wiring import MATRIX_ROW_NAMES
+        from tools.pins import MATRIX_ROW_NAMES
         out = []
         x0 = M_GRID_X - 30
         x1 = self.cell_x(len(self.keys) // 4) + 4

@@ -1,5 +1,6 @@
 """Helpers for the engine suite; plain Python so the suite also runs in MicroPython."""
-from engine import Game, Rules, parse_card, rank, suit
+from engine import Game, Rules
+from tools.cards import parse_card, rank, suit
 
 _R = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 

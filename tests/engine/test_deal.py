@@ -1,5 +1,6 @@
 """docs/RULES.md sections 1-3: cards, layout, shuffle and deal."""
-from engine import Game, Rules, A, B, PLAY, READY, card_name, rank, suit, parse_card
+from engine import Game, Rules, A, B, PLAY, READY
+from tools.cards import card_name, rank, suit, parse_card
 from enginetest import stacked, tops, deck, cover_set, all_cards, state, cards
 
 

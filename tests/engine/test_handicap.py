@@ -1,6 +1,6 @@
 """The handicap (docs/RULES.md, 10): the stronger seat is dealt more cards."""
 from engine import Game, Rules, A, B, GAME_OVER, MATCH_OVER
-from engine.record import Recorder, replay, parse
+from tools.record import Recorder, replay, parse
 from enginetest import all_cards, state, raises, cards, stacked
 
 

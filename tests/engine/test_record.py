@@ -1,6 +1,6 @@
 """The game record: timed inputs in, the same game out."""
 from engine import Game, Rules, A, B, GAME_OVER, MATCH_OVER
-from engine.record import Recorder, replay, parse
+from tools.record import Recorder, replay, parse
 from engine.rng import Rng
 from enginetest import state, cards, raises
 

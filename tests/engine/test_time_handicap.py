@@ -3,7 +3,7 @@ handicap_ms later, as if made then, but TOO LATE if their pile changed in betwee
 from engine import (Game, Rules, A, B, COVERED, FOUL, COLLISION, LOCKED, IGNORED, HELD,
                     INVALID, DEALT, PLAY, STALL, FINISH, GAME_OVER, MATCH_OVER, DRAW,
                     TICKS_PERIOD)
-from engine.record import Recorder, replay
+from tools.record import Recorder, replay
 from enginetest import stacked, tops, deck, state, raises, all_cards
 
 T = 1000

@@ -1,8 +1,0 @@
-"""The twins' models of the handheld's chip parts, each written once in Python: the SSD1306's
-GDDRAM and commands (ssd1306.py), the keypad's debounce (debounce.py), the NOR flash's
-program-versus-erase rule (norflash.py). The desktop twin imports them from here; the board
-VM's bench runs the same files in CircuitPython's VM, as top-level modules beside the
-stand-ins (tools/boardvm.py). So they keep to the board subset, and their names stay few.
-Not board code (tools/boardcode.py). The chip twin's JS has its own flash model
-(tools/chipjs/flash.mjs), kept equal to norflash.py by tests/flash_vectors.json.
-"""

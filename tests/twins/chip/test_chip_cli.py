@@ -1,0 +1,324 @@
+"""make chip's command line: a bad output path is refused in one line, with exit status 2,
+before anything runs. These never start the emulator, so they need neither node nor the
+toolchain: the toolchain's variables are left out, and a check that came too late would
+meet "the chip twin needs ..." first."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tools import mpy
+
+TOOLCHAIN = ("CIRCUITPY_UF2", "RP2040_BOOTROM", "CIRCUITPY_MPY_CROSS", "CIRCUITPYTHON")
+
+
+def _chip(*args):
+    env = {k: v for k, v in os.environ.items() if k not in TOOLCHAIN}
+    return subprocess.run([sys.executable, "-m", "twins.chip.chip"] + list(args), cwd=mpy.ROOT,
+                          capture_output=True, text=True, timeout=120, env=env)
+
+
+def _refused(r, *words):
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1, r.stderr
+    assert lines[0].startswith("make chip: error:") and "Traceback" not in r.stderr
+    assert "needs" not in lines[0]  # not the toolchain's complaint: the path came first
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    assert r.stdout == ""
+
+
+@pytest.mark.parametrize("flag", ["--png", "--bus-log"])
+def test_an_output_that_is_a_folder_is_refused_before_the_run(tmp_path, flag):
+    folder = tmp_path / "shots"
+    folder.mkdir()
+    _refused(_chip(flag, str(folder)), flag, str(folder), "is a folder")
+    assert os.listdir(folder) == []
+
+
+@pytest.mark.parametrize("flag", ["--png", "--bus-log"])
+def test_an_output_in_a_missing_folder_is_refused_before_the_run(tmp_path, flag):
+    path = tmp_path / "no" / "out.png"
+    _refused(_chip(flag, str(path)), flag, str(tmp_path / "no"), "does not exist")
+    assert not (tmp_path / "no").exists()
+
+
+def test_an_output_under_a_file_is_refused_before_the_run(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine\n")
+    _refused(_chip("--bus-log", str(notes / "bus.txt")), str(notes), "is not a folder")
+    assert notes.read_text() == "mine\n"
+
+
+def test_an_output_that_is_a_device_is_refused_before_the_run():
+    _refused(_chip("--png", os.devnull), os.devnull, "is not a file")
+
+
+def test_an_output_in_a_read_only_folder_is_refused_before_the_run(tmp_path):
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        if os.access(str(folder), os.W_OK):
+            pytest.skip("this user may write into a read-only folder (root)")
+        _refused(_chip("--png", str(folder / "chip.png")), "--png", "cannot write")
+        assert os.listdir(folder) == []
+    finally:
+        folder.chmod(0o700)
+
+
+def test_an_existing_file_is_accepted_and_left_as_it_was(tmp_path):
+    png = tmp_path / "chip.png"
+    png.write_bytes(b"an old picture")
+    r = _chip("--png", str(png), "--bus-log", str(tmp_path / "bus.txt"))
+    assert r.returncode == 2 and "the chip twin needs" in r.stderr  # the paths were fine
+    assert png.read_bytes() == b"an old picture" and not (tmp_path / "bus.txt").exists()
+
+
+def test_an_output_folder_that_goes_away_during_the_run_is_one_line(tmp_path, monkeypatch,
+                                                                    capsys):
+    import json
+    import shutil
+    from twins.chip import chip
+    out = tmp_path / "out"
+    out.mkdir()
+
+    def run(text, **options):  # the emulator's run, during which the folder is removed
+        shutil.rmtree(out)
+        lines = [{"k": "con", "t": 5, "s": "ready"}, {"k": "t0", "t": 1e9},
+                 {"k": "end", "t": 2e9, "why": "done", "wall_ms": 1000}]
+        return chip.ChipRun([json.dumps(e) for e in lines], 0x3C)
+    monkeypatch.setattr(chip, "missing", lambda **_: None)
+    monkeypatch.setattr(chip, "run", run)
+    with pytest.raises(SystemExit) as stop:
+        chip.main(["--bus-log", str(out / "bus.txt")])
+    printed = capsys.readouterr()
+    assert stop.value.code == 2 and "console: ready" in printed.out
+    assert printed.err.splitlines() == ["make chip: error: cannot write %s: No such file or "
+                                        "directory" % (out / "bus.txt")]
+
+
+def _uf2(path, family, banner):
+    """A small UF2 of a given family whose firmware carries CircuitPython's banner."""
+    import folder2uf2
+    from tools import uf2
+    blocks = folder2uf2.image_blocks((b"\0" * 256 + banner.encode() + b"\0").ljust(8192, b"\0"),
+                                     uf2.XIP_BASE)
+    folder2uf2.write_uf2_blocks(str(path), blocks, family)
+    return str(path)
+
+
+@pytest.mark.parametrize("board,family,says", [
+    ("Raspberry Pi Pico 2 with rp2350a", 0xE48BFF59, "RP2350"),
+    ("Raspberry Pi Pico W with rp2040", 0xE48BFF56, "for the Raspberry Pi Pico W"),
+])
+def test_a_uf2_the_emulated_rp2040_cannot_run_is_refused_in_a_sentence(tmp_path, board,
+                                                                         family, says):
+    banner = "Adafruit CircuitPython 10.3.0 on 2026-11-30; " + board
+    _refused(_chip("--uf2", _uf2(tmp_path / "x.uf2", family, banner)), "--uf2", says)
+
+
+def test_a_file_that_is_no_uf2_is_refused_in_a_sentence(tmp_path):
+    notes = tmp_path / "notes.uf2"
+    notes.write_text("hello\n")
+    _refused(_chip("--uf2", str(notes)), "is not a UF2 file")
+    _refused(_chip("--uf2", str(tmp_path / "none.uf2")), "cannot read")
+
+
+def test_a_flash_file_that_is_not_a_picos_flash_is_refused_and_left_as_it_was(tmp_path):
+    stranger = tmp_path / "photo.bin"
+    stranger.write_bytes(bytes(range(256)) * 8192)  # 2 MB, but no boot stage 2 a Pico runs
+    before = stranger.read_bytes()
+    _refused(_chip("--flash", str(stranger)), "--flash", "is not a Pico's flash",
+             "left as it is")
+    small = tmp_path / "notes.txt"
+    small.write_text("hello\n")
+    _refused(_chip("--flash", str(small)), "--flash", "(6 bytes; one is 2,097,152 bytes")
+    assert stranger.read_bytes() == before and small.read_text() == "hello\n"
+    _refused(_chip("--flash", str(tmp_path)), "--flash", "is a folder")
+
+
+def _booted_flash(path):
+    """A 2 MB flash whose boot stage 2 the boot ROM runs (its CRC right), erased after it."""
+    from twins.chip import chip
+    boot2 = bytes(252) + chip._boot2_crc(bytes(252)).to_bytes(4, "little")
+    path.write_bytes(boot2 + b"\xff" * (chip.FLASH_BYTES - 256))
+    return str(path)
+
+
+def test_an_erased_or_a_booted_flash_is_taken():
+    from twins.chip import chip
+    assert chip.looks_like_flash(b"\xff" * chip.FLASH_BYTES)
+    boot2 = bytearray(256)
+    boot2[252:] = chip._boot2_crc(bytes(252)).to_bytes(4, "little")  # its CRC right
+    assert chip.looks_like_flash(bytes(boot2) + b"\xff" * (chip.FLASH_BYTES - 256))
+    boot2[0] = 1
+    assert not chip.looks_like_flash(bytes(boot2))
+
+
+def test_a_key_build_that_is_not_one_is_refused_in_a_sentence():
+    _refused(_chip("--keys", "diodes"), "--keys", "'diodes'", "'direct'", "'matrix'")
+
+
+def test_keys_with_a_uf2_file_or_a_used_flash_is_refused_they_say_their_own_build(tmp_path):
+    _refused(_chip("--keys", "matrix", "--uf2", str(tmp_path / "x.uf2")), "--keys",
+             "the --uf2 file says its own", "CS_KEYS")
+    _refused(_chip("--keys", "matrix", "--flash", _booted_flash(tmp_path / "flash.bin")),
+             "--keys", "--flash")
+
+
+def test_figures_and_power_play_their_own_runs_so_a_script_or_a_file_is_refused(tmp_path):
+    for flag in ("--figures", "--power"):
+        for extra in (["--script", "x.keys"], ["--uf2", "x.uf2"],
+                      ["--png", str(tmp_path / "a.png")]):
+            _refused(_chip(flag, *extra), flag, "plays its own runs")
+    _refused(_chip("--figures", "--power"), "--figures or --power")
+    _refused(_chip("--power", "--keys", "matrix"), "--power", "the direct build")
+
+
+def _fake_run(seen):
+    import json
+    from twins.chip import chip
+
+    def run(text, **options):
+        seen.append(options)
+        lines = [{"k": "t0", "t": 1e9}, {"k": "end", "t": 2e9, "why": "done", "wall_ms": 1000}]
+        return chip.ChipRun([json.dumps(e) for e in lines], 0x3C)
+    return run
+
+
+def test_keys_matrix_builds_the_trees_uf2_for_the_matrix(monkeypatch, capsys):
+    from twins.chip import chip
+    seen = []
+    monkeypatch.setattr(chip, "missing", lambda **_: None)
+    monkeypatch.setattr(chip, "run", _fake_run(seen))
+    assert chip.main(["--keys", "matrix"]) == 0
+    assert chip.main([]) == 0
+    assert [o["settings"] for o in seen] == [{"CS_KEYS": "matrix"}, None]
+
+
+def test_figures_print_press_to_glass_for_the_build_asked(monkeypatch, capsys):
+    from twins.chip import chip
+    asked = []
+
+    def figures(**options):
+        asked.append(options)
+        return {"seed": 7, "counts": {"covered": 52}, "runs": {(400000, False): {
+            "press_to_glass": {"n": 52, "mean": 11.83e6, "median": 12e6, "p95": 12.5e6,
+                               "max": 12.84e6},
+            "passes": {"play, idle": {"median": 0.7e6}}, "glass": 60, "checks": 60}}}
+    monkeypatch.setattr(chip, "missing", lambda **_: None)
+    monkeypatch.setattr(chip, "figures", figures)
+    assert chip.main(["--figures", "--keys", "matrix"]) == 0
+    out = capsys.readouterr().out
+    assert asked[0]["keys"] == "matrix" and asked[0]["frequencies"] == (400000,)
+    assert "the matrix build, seed 7: a 2-player match of 52 covers" in out
+    assert "mean 11.8 ms, 95th percentile 12.5 ms, worst 12.8 ms (52 covers)" in out
+    assert "the desktop twin's at 60 of 60 checkpoints" in out
+
+
+def test_a_matrix_key_built_wrong_must_be_a_key_and_a_fault_the_model_knows():
+    from hardware import pinmap
+    from twins.chip import chip
+    values = {s[0]: s[2] for s in pinmap.SETTINGS}
+    with pytest.raises(ValueError, match="the direct build"):
+        chip._wiring(values, {0: "missing"})
+    values["CS_KEYS"] = "matrix"
+    wires, buttons, matrix = chip._wiring(values, {0: "missing", 23: "reversed"})
+    assert wires[7] == [7, 17] and buttons == [14] and matrix["faults"] == {
+        "0": "missing", "23": "reversed"}
+    for faults in ({24: "missing"}, {3: "broken"}):
+        with pytest.raises(ValueError, match="a key 0..23 and one of missing, reversed"):
+            chip._wiring(values, faults)
+
+
+def test_power_prints_the_awake_shares_the_speed_and_the_hours_on_batteries(monkeypatch,
+                                                                            capsys):
+    from twins.chip import chip
+    monkeypatch.setattr(chip, "missing", lambda **_: None)
+    monkeypatch.setattr(chip, "power", lambda **_: {
+        "seed": 7, "menu": {"awake": 0.269, "speed": 1.25},
+        "play": {"awake": 0.381, "speed": 0.99, "lit": 25.0, "covers": 50,
+                 "press_to_glass": {"n": 50, "mean": 13.9e6, "median": 14e6, "p95": 14.9e6,
+                                    "max": 15.4e6}},
+        "screen off": {"awake": 0.083, "speed": 1.36}})
+    assert chip.main(["--power"]) == 0
+    out = capsys.readouterr().out
+    assert "menu         awake  26.9 % of the time; 1.25 simulated s per wall s" in out
+    assert "screen off   awake   8.3 %" in out
+    assert "95th percentile 14.9 ms" in out
+    assert "3 AAA cells: about 39 hours of play (25 % of the glass lit" in out
+
+
+def test_an_erased_flash_file_is_a_fresh_chip_it_gets_the_trees_uf2(tmp_path):
+    """2 MB of 0xFF holds no boot stage 2: as an empty file, the tree's UF2 (CircuitPython's
+    Pico image is needed to build it), and --keys chooses its build."""
+    erased = tmp_path / "ff.bin"
+    erased.write_bytes(b"\xff" * (2 * 1024 * 1024))
+    for args in (["--flash", str(erased)], ["--keys", "matrix", "--flash", str(erased)]):
+        r = _chip(*args)
+        assert r.returncode == 2 and "the chip twin needs" in r.stderr, r.stderr
+        assert "CIRCUITPY_UF2" in r.stderr and "CIRCUITPY_MPY_CROSS" in r.stderr, r.stderr
+    assert erased.read_bytes() == b"\xff" * (2 * 1024 * 1024)
+
+
+def test_a_flash_on_a_device_is_refused_before_the_run():
+    _refused(_chip("--flash", "/dev/full"), "--flash", "/dev/full", "a device")
+
+
+def test_a_flash_in_a_read_only_folder_is_refused_before_the_run(tmp_path):
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        if os.geteuid() == 0:
+            pytest.skip("root may write into a read-only folder")
+        _refused(_chip("--flash", str(folder / "flash.bin")), "--flash", "cannot write the "
+                 "flash back", "read-only")
+        assert os.listdir(folder) == []
+    finally:
+        folder.chmod(0o700)
+
+
+def test_a_flash_on_a_disk_without_2_mb_free_is_refused_before_the_run(tmp_path, monkeypatch,
+                                                                       capsys):
+    """(A full disk cannot be made here: the disk's free space is what the OS says.)"""
+    import shutil
+    from twins.chip import chip
+    full = shutil.disk_usage(str(tmp_path))._replace(free=4096)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: full)
+    monkeypatch.setattr(chip, "run", lambda *a, **k: pytest.fail("the run started"))
+    with pytest.raises(SystemExit) as stop:
+        chip.main(["--flash", str(tmp_path / "flash.bin")])
+    err = capsys.readouterr().err.splitlines()
+    assert stop.value.code == 2 and len(err) == 1, err
+    assert "--flash" in err[0] and "4,096 bytes free" in err[0] and "2,097,152" in err[0]
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_uf2_that_is_a_folder_or_a_device_is_refused_in_a_sentence(tmp_path):
+    _refused(_chip("--uf2", str(tmp_path)), "--uf2", "is a folder")
+    _refused(_chip("--uf2", os.devnull), "--uf2", os.devnull, "a device")
+
+
+def test_a_uf2_from_a_pipe_is_read_once(tmp_path):
+    """Its checks read it several times: from a FIFO the second read waited for good."""
+    import threading
+    fifo = str(tmp_path / "pico2.uf2")
+    os.mkfifo(fifo)
+    data = open(_uf2(tmp_path / "x.uf2", 0xE48BFF59, "Adafruit CircuitPython 10.3.0 on "
+                     "2026-11-30; Raspberry Pi Pico 2 with rp2350a"), "rb").read()
+
+    def write():
+        with open(fifo, "wb") as f:
+            f.write(data)
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    _refused(_chip("--uf2", fifo), "--uf2", fifo, "RP2350")
+    writer.join(5)
+
+
+def test_an_entropy_that_is_not_32_bits_is_refused():
+    _refused(_chip("--entropy", "-1"), "--entropy", "0..4294967295")
+    _refused(_chip("--entropy", "dice"), "--entropy", "'dice'")
