@@ -62,4 +62,6 @@ class Page:
             line.put(start, value)
         self.lines[-1].center(foot)
         if self.top + ROWS < len(labels):
+            if len(foot) > LINE_CHARS - 3:  # a column between a long foot and the arrow
+                self.lines[-1].show(foot)
             self.lines[-1].put(LINE_CHARS - 1, _MORE_DOWN)

@@ -320,3 +320,18 @@ def test_portuguese_sets_no_space_before_a_colon_or_a_mark():
     texts = [text for _where, text, _width in _strings(LANGUAGES["pt"])]
     assert [t for t in texts if re.search(r" [:!?]", t)] == []
 
+
+@pytest.mark.parametrize("code", lang.CODES)
+@pytest.mark.parametrize("page", ["menu", "settings", "statistics"])
+def test_a_pages_foot_keeps_a_blank_column_before_its_scroll_arrow(code, page):
+    """MENU:RETOUR and MENU:VOLTAR are long: the arrow that says the page scrolls keeps a
+    column of its own, as in English."""
+    from twins.desktop import scenes
+    frame = scenes.screen(page if code == "en" else "%s_%s" % (page, code)).oled.frame()
+
+    def lit(col):  # how many pixels of the foot's character cell in that column are lit
+        x = 1 + glyphs.FONT_W * col
+        return sum(frame[y * 128 + x + dx] for y in range(56, 64)
+                   for dx in range(glyphs.FONT_W))
+    cells = [lit(col) for col in range(LINE_CHARS)]
+    assert cells[-1] and not cells[-2] and cells[-3], cells  # the arrow, a gap, the last letter
