@@ -172,6 +172,15 @@ def parse_decks(text):
     halves = text.split("/")
     if len(halves) != 2:
         raise ValueError("decks: write A's cards, a '/', then B's cards")
+    seen = {}
+    for who, half in zip("AB", halves):
+        for token in half.split():
+            card = parse_card(token)
+            if card in seen:
+                raise ValueError("decks: %s is dealt twice (%s in %s's deck, %s in %s's): a "
+                                 "card is in one deck once" % (token, seen[card][0],
+                                                               seen[card][1], token, who))
+            seen[card] = (token, who)
     return tuple([parse_card(c) for c in half.split()] for half in halves)
 
 

@@ -63,7 +63,11 @@ def test_a_bad_script_or_deck_names_the_problem(tmp_path):
     script.write_text("100 A0 tap\nbanana\n")
     _one_line_error(_play("--script", str(script)), "line 2")
     script.write_text("100 A0 tap\n")
-    _one_line_error(_play("--script", str(script), "--decks", "5c 5c 9d / 2s"), "deck_a")
+    _one_line_error(_play("--script", str(script), "--decks", "5c 5c 9d / 2s"),
+                    "5c is dealt twice")
+    _one_line_error(_play("--script", str(script), "--decks", "5c 9d / 2s 5C"),
+                    "5C is dealt twice (5c in A's deck, 5C in B's)")
+    _one_line_error(_play("--script", str(script), "--decks", "5c 9d / 2s"), "deck_a")
     _one_line_error(_play("--script", str(tmp_path / "missing.txt")), "cannot read")
 
 
