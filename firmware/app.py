@@ -99,9 +99,8 @@ class App:
         lang.use(self.settings.language())  # (another is chosen by starting afresh: restart)
         self.restarting = False
         self.apply_settings()
-        hw.keys.reset()  # keys held at power-up report as pressed: MENU opens the self-test
-        if hw.menu_keys is not None:
-            hw.menu_keys.reset()
+        for scanner, _ in hw.scanners:  # keys held at power-up report as pressed: MENU
+            scanner.reset()  # opens the self-test
         self._act(_A_TO_MENU)
         hw.console("ready: " + firmware.free())
 
@@ -115,20 +114,15 @@ class App:
         hw = self.hw
         keys = self.filter  # (one name a line: a tuple of four is built on the heap)
         ev = self.event
-        events = hw.keys.events
         now = hw.ticks_ms()
-        while events.get_into(ev):
-            if keys.feed(ev.key_number, ev.pressed, ev.timestamp):
-                self._key(keys.meaning, ev.timestamp)
-        if events.overflowed:
-            events.clear()
-            self._key(keys.lost(), now)
-        menu = hw.menu_keys  # the matrix build's MENU, on a scanner of its own
-        if menu is not None:
-            events = menu.events
+        for scanner, first in hw.scanners:  # (the matrix build's MENU on a scanner of its own)
+            events = scanner.events
             while events.get_into(ev):
-                if keys.feed(len(keys.keymap) - 1, ev.pressed, ev.timestamp):  # MENU
+                if keys.feed(first + ev.key_number, ev.pressed, ev.timestamp):
                     self._key(keys.meaning, ev.timestamp)
+            if events.overflowed:
+                events.clear()
+                self._key(keys.lost(), now)
         while (keys.held or keys.booting) and keys.update(now):  # (a call only when it can
             self._key(keys.meaning, now)  # say something: a pass in play is short)
         action = _A_NOTHING if keys.asleep else self.screen.advance(now)

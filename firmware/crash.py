@@ -104,17 +104,13 @@ def wait_for_key(hw: "Target", screen: "ErrorScreen | None") -> None:
     keys = KeyFilter(hw.keymap, hw.ticks_ms(), False, hw.console)
     keys.booting = False  # (not a power-up: the key that moves on may come at once)
     event = hw.Event()
-    events = hw.keys.events
-    queues = [events]
-    if hw.menu_keys is not None:  # the matrix build's MENU, on a scanner of its own
-        queues.append(hw.menu_keys.events)
     while not hw.stop_requested():
         hw.feed()
-        for queue in queues:
+        for scanner, first in hw.scanners:  # (the matrix build's MENU on a scanner of its own)
+            queue = scanner.events
             while queue.get_into(event):
                 t = event.timestamp
-                key = event.key_number if queue is events else len(keys.keymap) - 1
-                if keys.feed(key, event.pressed, t):
+                if keys.feed(first + event.key_number, event.pressed, t):
                     m = keys.meaning
                     if screen.key(m, t) if screen is not None else m.what == _M_PRESS:
                         return

@@ -16,7 +16,7 @@ rules are for contacts.
 """
 from engine.ticks import ticks_diff
 from firmware import lang
-from hardware.keymap import (BACK, ROLE_MENU, ROLE_NONE, is_far, key_bit, nav_of,
+from hardware.keymap import (BACK, ROLE_MENU, ROLE_NONE, is_far, key_bit, menu_key, nav_of,
                              pile_of, place_of, player_of, role_of)
 from hardware.seats import PILE_CHOICES
 
@@ -88,6 +88,7 @@ class KeyFilter:
     def __init__(self, keymap: bytes, now: int, woke: bool,
                  console: "Callable[[str], None]") -> None:
         self.keymap = keymap
+        self.menu_key = menu_key(keymap)
         self.meaning = Meaning()
         self.n = PILE_CHOICES[0][0]  # piles a row of the match being played (Meaning.pile)
         self.woke = woke  # the board woke from deep sleep: MENU's press was the waking one
@@ -176,7 +177,7 @@ class KeyFilter:
         if not self.held:
             return False
         m = self.meaning
-        menu_key = len(self.keymap) - 1  # MENU is the last key of either build's map
+        menu_key = self.menu_key  # (the last key of either build's map)
         menu = key_bit(menu_key)
         held = self.held & ~self.stuck & ~menu  # MENU is held on purpose
         if held:

@@ -83,6 +83,12 @@ class Target(Protocol):
         ...
 
     @property
+    def scanners(self) -> "tuple[tuple[KeyScanner, int], ...]":
+        """Every key scanner with the key number its key 0 has: (keys, 0), and on the matrix
+        build (menu_keys, the matrix's key count). The app reads its events through these."""
+        ...
+
+    @property
     def menu_keys(self) -> KeyScanner | None:
         """The matrix build's MENU, on a pin and a scanner of its own (its key 0 is the
         keymap's last key); None on the direct build, where MENU is in keys."""

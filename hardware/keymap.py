@@ -46,6 +46,12 @@ RIGHT = const(3)
 BACK = const(4)
 
 
+def menu_key(keymap: bytes = KEYMAP) -> int:
+    """MENU's key number in a key map, told by its role (the last key of either build's,
+    where the target merges its scanners)."""
+    return keymap.find(bytes((ROLE_MENU,)))
+
+
 def role_of(key_number: int, keymap: bytes = KEYMAP) -> int:
     """The role of a key number; ROLE_NONE for a key with no mapping."""
     if type(key_number) is not int or key_number < 0 or key_number >= len(keymap):

@@ -36,6 +36,7 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
 display = None  # type: Display  # type: ignore[assignment]
 keys = None  # type: keypad.Keys | keypad.KeyMatrix  # type: ignore[assignment]
 menu_keys = None  # type: keypad.Keys | None  # the matrix build's MENU
+scanners = ()  # type: tuple[tuple[keypad.Keys | keypad.KeyMatrix, int], ...]  # (_merged)
 keymap = KEYMAP
 buzzer = None  # type: Buzzer  # type: ignore[assignment]
 nvm = None  # type: ByteArray  # type: ignore[assignment]
@@ -86,7 +87,7 @@ def print_exception(error: BaseException) -> None:
 def deep_sleep() -> bool:
     """Sleep until MENU is pressed (code.py then starts afresh). If the board cannot, say
     why and return False with the keys and the watchdog running as before."""
-    global keys, menu_keys, _watchdog
+    global keys, menu_keys, scanners, _watchdog
     try:
         import alarm
     except ImportError as e:
@@ -103,6 +104,7 @@ def deep_sleep() -> bool:
     except Exception as e:  # DeepSleepRequest is a BaseException: it goes on up and sleeps
         console("deep sleep is not available (%r); the screen stays off instead" % (e,))
     keys, menu_keys = _make_keys()
+    scanners = _merged(keys, menu_keys)
     _watchdog = _start_watchdog()
     return False
 
@@ -160,9 +162,19 @@ def _make_keys() -> "tuple[keypad.Keys | keypad.KeyMatrix, keypad.Keys | None]":
     return matrix.keys(_key_pins, interval)
 
 
+def _merged(scanner: "keypad.Keys | keypad.KeyMatrix", menu: "keypad.Keys | None") -> tuple:
+    """The scanners as one, each with the key number its key 0 has (KMK's way): the matrix
+    build's MENU scanner follows the matrix's keys, so MENU is the keymap's last key and
+    nothing else works out where it is."""
+    if menu is None:
+        return ((scanner, 0),)
+    return ((scanner, 0), (menu, scanner.key_count))
+
+
 def init(**_options: object) -> "Target":
     """Build the hardware contract's objects; returns this module."""
-    global display, keys, menu_keys, keymap, buzzer, nvm, sleep_memory, _watchdog, _key_pins
+    global display, keys, menu_keys, scanners, keymap, buzzer, nvm, sleep_memory, _watchdog
+    global _key_pins
     import alarm
     from hardware import config, oled
     displayio.release_displays()
@@ -187,6 +199,7 @@ def init(**_options: object) -> "Target":
     where = "SDA=%s SCL=%s" % (cfg["CS_I2C_SDA"], cfg["CS_I2C_SCL"])
     display = oled.open_display(make_i2c, cfg["CS_I2C_ADDRESS"], where, console, time.sleep)
     keys, menu_keys = _make_keys()
+    scanners = _merged(keys, menu_keys)
     buzzer = Buzzer(_pin(cfg["CS_PIEZO"]))
     nvm = microcontroller.nvm  # type: ignore[assignment]  # None only on boards without nvm
     sleep_memory = alarm.sleep_memory

@@ -473,6 +473,8 @@ class Handheld:
         self.buttons = self._buttons(key_count)
         self.keys = self.buttons.keys
         self.menu_keys = self.buttons.scanners[1] if self.info["CS_KEYS"] == "matrix" else None
+        self.scanners = ((self.keys, 0),) if self.menu_keys is None else \
+            ((self.keys, 0), (self.menu_keys, self.keys.key_count))  # (as hardware/pico.py)
         self.buzzer = Buzzer(self.clock)
         self.flash = Flash(nvm_path)
         self.nvm = self.flash.nvm
