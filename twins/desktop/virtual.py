@@ -31,6 +31,7 @@ from engine.ticks import TICKS_MAX, ticks_add, ticks_diff
 from hardware import config, oled, pinmap
 from tools.files import write_atomic
 from hardware.keymap import KEYMAP, KEY_COUNT, MATRIX_KEYMAP, DEBOUNCE_SCANS
+from twins.models.flashchip import erase_part
 from twins.models.norflash import erase, erased, program_all
 from twins.desktop.keypad import (Buttons, Event, SimClock, VirtualKeyMatrix,
                                      VirtualKeys)
@@ -159,13 +160,8 @@ class NVM:
             raise PowerCut("power cut during an nvm write")
 
     def _erase_part(self, fraction, seed):
-        rng = random.Random(seed)
-        for i, b in enumerate(self._data):
-            if b != 0xFF:
-                for bit in range(8):
-                    if not b >> bit & 1 and rng.random() < fraction:
-                        b |= 1 << bit
-                self._data[i] = b
+        """The sector's erase stopped part way (flashchip's rule, the seed's draws)."""
+        erase_part(self._data, 0, len(self._data), fraction, random.Random(seed).random)
         return -1
 
     def _save(self):

@@ -111,7 +111,7 @@ class Chip:
             if done >= 1:
                 erase(self.flash, a, size)
             else:
-                _erase_part(self.flash, a - a % size, size, done, chance)
+                erase_part(self.flash, a - a % size, size, done, chance)
             self._busy(kind, now, {"cmd": "erase", "addr": a, "bytes": size})
 
     def _busy(self, kind, now, entry):
@@ -125,7 +125,7 @@ def _address(data):
     return data[1] << 16 | data[2] << 8 | data[3]
 
 
-def _erase_part(flash, start, size, fraction, chance):
+def erase_part(flash, start, size, fraction, chance):
     """An erase stopped part way: each programmed (0) bit reads 1 with that probability."""
     for at in range(start, start + size):
         b = flash[at]
