@@ -373,8 +373,9 @@ def _parser():
 def main(argv=None):
     from tools import boardcode
     args = _parser().parse_args(argv)
-    if args.firmware is not None and input_problem(args.firmware):
-        fail("make uf2", "--firmware %s" % input_problem(args.firmware))
+    problem = input_problem(args.firmware) if args.firmware is not None else ""
+    if problem:
+        fail("make uf2", "--firmware " + problem)
     version = args.version or boardcode.version()
     out = args.out or default_name(args.board, version, args.keys)
     settings = None if args.keys == BUILDS[0] else {"CS_KEYS": args.keys}

@@ -172,8 +172,8 @@ def parse_decks(text):
     halves = text.split("/")
     if len(halves) != 2:
         raise ValueError("decks: write A's cards, a '/', then B's cards")
-    seen = {}
-    for who, half in zip("AB", halves):
+    seen, decks = {}, ([], [])
+    for who, half, deck in zip("AB", halves, decks):
         for token in half.split():
             card = parse_card(token)
             if card in seen:
@@ -181,7 +181,8 @@ def parse_decks(text):
                                  "card is in one deck once" % (token, seen[card][0],
                                                                seen[card][1], token, who))
             seen[card] = (token, who)
-    return tuple([parse_card(c) for c in half.split()] for half in halves)
+            deck.append(card)
+    return decks
 
 
 def run_script(text, *, seed=1, rules=None, settings=None, after_ms=500, start_ms=None,
