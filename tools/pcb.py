@@ -10,7 +10,9 @@ beside it, and dist/pcb/ (gerbers and drills zipped, BOM, placement) and the pic
 both sides under docs/.
 
 It needs KiCad 9's pcbnew, which imports in Debian's /usr/bin/python3 (not in a venv):
-/usr/bin/python3 -m tools.pcb [--out DIR] [--dist DIR] [--docs DIR] [--no-pictures].
+/usr/bin/python3 -m tools.pcb [--out DIR] [--dist DIR] [--docs DIR] [--no-pictures];
+/usr/bin/python3 -m tools.pcb --nets-of BOARD reads a board's copper back into the
+nets.json beside it, which the chip twin's matrix build is wired from (make chip --nets).
 """
 import argparse
 import csv
@@ -31,6 +33,7 @@ if ROOT not in sys.path:
 
 from hardware import pinmap  # noqa: E402
 from hardware.keymap import MATRIX_KEYMAP, place_of, player_of, is_far  # noqa: E402
+from tools.cli import input_problem  # noqa: E402
 
 NAME = "california-speed"
 LIBS = "/usr/share/kicad/footprints"
@@ -99,6 +102,25 @@ try:
     import pcbnew
 except ImportError:
     pcbnew = None
+
+
+KICAD_PYTHON = "/usr/bin/python3"  # Debian's, where pcbnew imports (the Makefile's too)
+
+
+def kicad_missing():
+    """'' when KiCad 9 is here (kicad-cli, and pcbnew in KICAD_PYTHON), else why not: for
+    the tests that read a board, which skip without it."""
+    if os.path.exists(KICAD_PYTHON) and shutil.which("kicad-cli") and subprocess.run(
+            [KICAD_PYTHON, "-c", "import pcbnew"], capture_output=True).returncode == 0:
+        return ""
+    return ("KiCad 9 (pcbnew in %s, kicad-cli) is not installed: apt-get install -t "
+            "bookworm-backports kicad kicad-footprints" % KICAD_PYTHON)
+
+
+def need_pcbnew():
+    if pcbnew is None:
+        fail("KiCad 9's pcbnew does not import in %s: run it with Debian's /usr/bin/python3 "
+             "(apt-get install kicad)" % sys.executable)
 
 MM = 1_000_000
 
@@ -871,6 +893,22 @@ def write_pictures(path, docs):
              "basic", "-o", os.path.join(docs, "pcb-%s.png" % side), path])
 
 
+def nets_of(board):
+    """make pcb --nets-of BOARD: BOARD's nets.json, beside it."""
+    problem = input_problem(board)
+    if problem or not board.endswith(".kicad_pcb"):
+        fail("--nets-of %s" % (problem or "%s is not a KiCad board (.kicad_pcb)" % board))
+    need_pcbnew()
+    try:
+        nets = read_back(board)
+    except Exception:  # (pcbnew's IO_ERROR, no board at all, or a board without our parts)
+        fail("--nets-of %s: not a board of this project: KiCad reads no Pico U1 with the "
+             "switches SW1..SW25, the OLED J1 and the piezo LS1 in it" % board)
+    out = os.path.join(os.path.dirname(os.path.abspath(board)), "nets.json")
+    write_json(out, nets)
+    print("make pcb: wrote %s (the copper of %s)" % (out, board))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="make pcb", description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=os.path.join(ROOT, "hardware", "pcb"),
@@ -882,13 +920,17 @@ def main(argv=None):
     ap.add_argument("--no-pictures", action="store_true", help="skip the pictures (12 s each)")
     ap.add_argument("--board-only", action="store_true",
                     help="write only the KiCad project (no dist/, no pictures)")
+    ap.add_argument("--nets-of", metavar="BOARD",
+                    help="instead: read a .kicad_pcb's copper back into the nets.json beside "
+                         "it, which make chip ARGS=\"--keys matrix --nets FILE\" wires the "
+                         "chip from (a board a teacher edited, say)")
     args = ap.parse_args(argv)
+    if args.nets_of:
+        return nets_of(args.nets_of)
     for what, d in (("--out", args.out), ("--dist", args.dist), ("--docs", args.docs)):
         if os.path.exists(d) and not os.path.isdir(d):
             fail("%s %s is not a folder: give a folder (it is made if missing)" % (what, d))
-    if pcbnew is None:
-        fail("KiCad 9's pcbnew does not import in %s: run it with Debian's /usr/bin/python3 "
-             "(apt-get install kicad)" % sys.executable)
+    need_pcbnew()
     pcbnew.KIID.SeedGenerator(36)
     b = build()
     r = route(b)

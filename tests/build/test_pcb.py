@@ -6,7 +6,6 @@ import glob
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -16,19 +15,10 @@ import pytest
 from hardware import pinmap
 
 from tools.boardcode import ROOT
-KICAD_PY = "/usr/bin/python3"
+from tools.pcb import KICAD_PYTHON as KICAD_PY, kicad_missing
 BOARD = os.path.join(ROOT, "hardware", "pcb", "california-speed.kicad_pcb")
-
-
-def have_kicad():
-    if not (os.path.exists(KICAD_PY) and shutil.which("kicad-cli")):
-        return False
-    return subprocess.run([KICAD_PY, "-c", "import pcbnew"], capture_output=True).returncode == 0
-
-
-needs_kicad = pytest.mark.skipif(
-    not have_kicad(), reason="KiCad 9 (pcbnew in /usr/bin/python3, kicad-cli) is not installed: "
-    "apt-get install -t bookworm-backports kicad kicad-footprints")
+NO_KICAD = kicad_missing()
+needs_kicad = pytest.mark.skipif(NO_KICAD != "", reason=NO_KICAD)
 
 
 def kicad_python(code):
@@ -172,3 +162,25 @@ def test_the_bom_has_a_part_number_for_every_part_and_a_diode_a_key(made):
     assert qty["1N4148"] == 24 and qty["6x6 mm tactile switch"] == 25
     assert qty["Raspberry Pi Pico"] == 1
     assert (made / "dist" / "california-speed-placement.csv").read_text().startswith("ref,")
+
+
+@needs_kicad
+def test_nets_of_a_folder_or_a_file_that_is_no_board_says_so_and_writes_nothing(tmp_path):
+    junk = tmp_path / "junk.kicad_pcb"
+    junk.write_text("(not a board)")
+    for given, said in ((tmp_path, "is a folder"), (tmp_path / "notes.txt", "no such file"),
+                        (junk, "not a board of this project")):
+        p = make_pcb("--nets-of", str(given))
+        assert p.returncode == 2 and said in p.stderr, p.stderr
+        assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
+    assert sorted(os.listdir(tmp_path)) == ["junk.kicad_pcb"]
+
+
+@needs_kicad
+def test_nets_of_the_committed_board_is_the_committed_nets_json(tmp_path):
+    board = tmp_path / os.path.basename(BOARD)
+    board.write_bytes(open(BOARD, "rb").read())
+    p = make_pcb("--nets-of", str(board))
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "nets.json").read_text() == open(
+        os.path.join(ROOT, "hardware", "pcb", "nets.json")).read()

@@ -5,10 +5,12 @@ It boots one UF2, the file a classroom drags onto RPI-RP2: by default this tree'
 `make deploy` writes it), or any Raspberry Pi Pico UF2 given with --uf2, checked first.
 rp2040js (npm, pinned in twins/chip/js/package-lock.json, installed on first use) runs it,
 wired as the drive's settings.toml says: the OLED is an SSD1306 answering on the I2C pins
-(bytes take their real bit times), the buttons are GPIO inputs with pull-ups (on the matrix
-build, CS_KEYS = "matrix", 24 of them are a 4 x 6 diode matrix on the row and column pins:
-twins/chip/js/matrix.mjs), the piezo's PWM is read from its slice's registers, the console
-is USB CDC. The glass is decoded from the bus bytes by the desktop twin's own SSD1306
+(bytes take their real bit times), the buttons are GPIO inputs with pull-ups, the piezo's
+PWM is read from its slice's registers, the console is USB CDC. The matrix build (CS_KEYS =
+"matrix") is the printed board's: each switch, MENU, the OLED and the piezo reach the GPIO
+the board's copper joins them to (hardware/pcb/nets.json, which make pcb reads back from
+the board; --nets FILE for another), and 24 of the keys are a 4 x 6 diode matrix on its row
+and column pins (twins/chip/js/matrix.mjs). The glass is decoded from the bus bytes by the desktop twin's own SSD1306
 decoder.
 
     make chip ARGS="--script docs/screenshot.keys --png chip.png"
@@ -44,6 +46,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 NODE_DIR = os.path.join(HERE, "js")
 MAX_MS = 3600000
 FAULTS = ("missing", "reversed")  # a matrix key built wrong: no diode, or turned round
+NETS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "hardware", "pcb", "nets.json")
 
 
 def keys_of(values):
@@ -328,10 +331,47 @@ def _pin(pin):
     return tuple(pin) if isinstance(pin, list) else pin
 
 
-def _wiring(values, faults):
+def board_nets(path=NETS):
+    """The printed board's wiring, as make pcb reads it back from the copper (nets.json):
+    {key number: (row GPIO, column GPIO)} of the matrix's switches (-1: the pad reaches no
+    GPIO) and the GPIO of "MENU", "SDA", "SCL" and "piezo". A ValueError in one line if the
+    file is not that."""
+    try:
+        with open(path) as f:
+            nets = json.load(f)
+    except (OSError, ValueError) as e:
+        raise ValueError("cannot read the board's nets %s: %s (make pcb writes it)"
+                         % (path, getattr(e, "strerror", None) or e))
+
+    def gp(where, name):
+        if name == "":
+            return -1
+        if not (isinstance(name, str) and re.fullmatch(r"GP([0-9]|1[0-9]|2[0-9])", name)):
+            raise ValueError("the board's nets %s: %s reaches %r, not one GPIO (GP0..GP29)"
+                             % (path, where, name))
+        return int(name[2:])
+    try:
+        keys = {e["key"]: (gp(name + "'s row", e["row"]), gp(name + "'s column", e["column"]))
+                for name, e in nets["keys"].items()}
+        wired = {part: gp(part, nets[part]) for part in ("MENU", "SDA", "SCL", "piezo")}
+    except (KeyError, TypeError, AttributeError) as e:
+        raise ValueError("the board's nets %s lack %s: make pcb writes the whole file"
+                         % (path, e))
+    for part, pin in wired.items():
+        if pin < 0:
+            raise ValueError("the board's nets %s: %s reaches no GPIO" % (path, part))
+    wired["keys"] = keys
+    return wired
+
+
+def _wiring(values, faults, board=None):
     """(the GPIO of each key in key-number order, the job's "keys" and "matrix"): on the
-    direct build a pin per key; on the matrix build a key is its (row pin, column pin) and
-    MENU (the last key) its own pin. faults: {key: "missing" or "reversed"}."""
+    direct build a pin per key, as settings.toml says; on the matrix build a key is the
+    (row pin, column pin) its switch reaches on the board (board: board_nets(), by default
+    the committed board's) and MENU (the last key) its own pin. The diode matrix the
+    firmware scans is on settings.toml's rows and columns: a switch the board joins to
+    another pin is read as the key at its pins' crossing, or not at all.
+    faults: {key: "missing" or "reversed"}."""
     def gp(name):
         return int(name[2:])
     if keys_of(values) == "direct":
@@ -344,14 +384,18 @@ def _wiring(values, faults):
         if fault not in FAULTS or key not in range(len(rows) * len(columns)):
             raise ValueError("a matrix key's fault is a key 0..%d and one of %s, not %r: %r"
                              % (len(rows) * len(columns) - 1, ", ".join(FAULTS), key, fault))
-    wires = [[r, c] for r in rows for c in columns] + [gp(values["CS_MENU"])]
+    board = board or board_nets()
+    missing_keys = [k for k in range(len(rows) * len(columns)) if k not in board["keys"]]
+    if missing_keys:
+        raise ValueError("the board's nets have no switch for key %d" % missing_keys[0])
+    wires = [list(board["keys"][k]) for k in range(len(rows) * len(columns))] + [board["MENU"]]
     return wires, wires[-1:], {"rows": rows, "columns": columns,
                                "faults": {str(k): f for k, f in (faults or {}).items()}}
 
 
 def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_ms=20000,
         profile=False, usb=True, work=None, change_tree=None, flash=None, flash_out=None,
-        flash_timing="typ", reflash=True, nvm=None, faults=None, entropy=None):
+        flash_timing="typ", reflash=True, nvm=None, faults=None, entropy=None, nets=NETS):
     """Boot a Pico's UF2 and play a key script (make play's format, times from the first
     full frame; the key names of the build the UF2's settings.toml says); returns a ChipRun.
     uf2: the file (default: this tree's, made by build_uf2 with settings and change_tree;
@@ -364,7 +408,9 @@ def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_
     matrix build's keys built wrong, {key number: "missing" (no diode) or "reversed"}.
     entropy: a 32-bit number whose stream the ring oscillator's random bit follows
     (twins/chip/js/errata.mjs), so the first deal is its own; None: the bit rp2040js reads,
-    the same on every run (the first match is always seed 564724698, the goldens')."""
+    the same on every run (the first match is always seed 564724698, the goldens').
+    nets: the matrix build's board (nets.json: board_nets), which wires its keys, MENU, the
+    OLED and the piezo."""
     from twins.desktop.keypad import load_script
     as_it_is = bool(flash) and not reflash  # boot what the flash holds
     problem = missing(own_uf2=uf2 is not None or as_it_is)
@@ -381,14 +427,17 @@ def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_
         values = settings_of(flash if as_it_is else uf2)
         names = key_names(keys_of(values))
         events = load_script(script, names, MAX_MS, len(names))
-        wires, buttons, matrix = _wiring(values, faults)
+        board = board_nets(nets) if keys_of(values) == "matrix" else {}
+        wires, buttons, matrix = _wiring(values, faults, board)
+        pins = {part: board.get(part, int(values[setting][2:])) for part, setting in
+                (("SDA", "CS_I2C_SDA"), ("SCL", "CS_I2C_SCL"), ("piezo", "CS_PIEZO"))}
         job = {"bootrom": rom, "uf2": None if as_it_is else os.path.abspath(uf2),
                "flash": os.path.abspath(flash) if flash else None,
                "flash_out": os.path.abspath(flash_out) if flash_out else None,
                "flash_timing": flash_timing,
-               "sda": int(values["CS_I2C_SDA"][2:]), "scl": int(values["CS_I2C_SCL"][2:]),
+               "sda": pins["SDA"], "scl": pins["SCL"],
                "address": values["CS_I2C_ADDRESS"], "display": display,
-               "keys": buttons, "matrix": matrix, "piezo": int(values["CS_PIEZO"][2:]),
+               "keys": buttons, "matrix": matrix, "piezo": pins["piezo"],
                "events": [[ms, wires[key], 1 if down else 0] for ms, key, down in events],
                "after_ms": max([ms for ms, _, _ in events] or [0]) + after_ms,
                "max_ms": boot_ms, "profile": profile, "usb": usb, "entropy": entropy}
@@ -937,6 +986,9 @@ def _main(argv, tmp):
                     help="the key build of this tree's UF2: direct (a pin per key, the default) "
                          "or matrix (a 4 x 6 diode matrix, Long Speed); a --uf2 file says its "
                          "own")
+    ap.add_argument("--nets", metavar="FILE", default=NETS,
+                    help="the matrix build's board: the nets.json make pcb reads back from a "
+                         "board's copper (default hardware/pcb/nets.json, the committed board)")
     ap.add_argument("--figures", action="store_true",
                     help="instead of a script: a 2-player match of 50 covers by GPIO at 400 kHz "
                          "with no USB host, and its press to glass (mean, 95th percentile, "
@@ -963,6 +1015,9 @@ def _main(argv, tmp):
         fail("make chip", "--%s plays its own runs on this tree's UF2: no --uf2, --flash, "
                           "--script, --png, --bus-log or --no-display"
              % ("figures" if args.figures else "power"))
+    if args.nets != NETS and (args.figures or args.power):
+        fail("make chip", "--nets wires a script's run; --figures and --power use the "
+                          "committed board")
     if args.power and args.keys not in (None, "direct"):
         fail("make chip", "--power measures the direct build")
     uf2 = None
@@ -971,6 +1026,19 @@ def _main(argv, tmp):
         problem = problem or check_uf2(uf2).replace(uf2, args.uf2)
         if problem:
             fail("make chip", "--uf2 " + problem)
+    if args.nets != NETS:
+        problem = input_problem(args.nets)
+        try:
+            if not problem:
+                board_nets(args.nets)
+        except ValueError as e:
+            problem = str(e)
+        if problem:
+            fail("make chip", "--nets " + problem)
+        booted = uf2 or (args.flash if held and not fresh else None)
+        if (keys_of(settings_of(booted)) if booted else args.keys or "direct") != "matrix":
+            fail("make chip", "--nets wires the matrix build (the printed board): this run is "
+                              "the direct build (add --keys matrix)")
     problem = missing(own_uf2=bool(args.uf2) or (bool(args.flash) and not fresh))
     if problem:
         fail("make chip", problem)
@@ -989,7 +1057,7 @@ def _main(argv, tmp):
         r = run(text, uf2=uf2, display=not args.no_display, after_ms=args.after,
                 flash=args.flash if held else None,
                 reflash=bool(args.uf2) or fresh or not args.flash, flash_out=keep,
-                flash_timing=args.flash_timing, entropy=args.entropy,
+                flash_timing=args.flash_timing, entropy=args.entropy, nets=args.nets,
                 settings={"CS_KEYS": args.keys} if args.keys else None)
         if keep:
             try:

@@ -322,3 +322,15 @@ def test_a_uf2_from_a_pipe_is_read_once(tmp_path):
 def test_an_entropy_that_is_not_32_bits_is_refused():
     _refused(_chip("--entropy", "-1"), "--entropy", "0..4294967295")
     _refused(_chip("--entropy", "dice"), "--entropy", "'dice'")
+
+
+def test_nets_that_are_not_a_boards_or_on_the_direct_build_are_refused_in_a_sentence(
+        tmp_path):
+    junk = tmp_path / "nets.json"
+    junk.write_text("{}")
+    _refused(_chip("--keys", "matrix", "--nets", str(tmp_path)), "--nets", "is a folder")
+    _refused(_chip("--keys", "matrix", "--nets", str(junk)), "--nets", "lack 'keys'",
+             "make pcb writes")
+    _refused(_chip("--nets", "hardware/pcb/nets.json"), "--nets", "the direct build",
+             "--keys matrix")
+    _refused(_chip("--figures", "--nets", str(junk)), "--nets", "the committed board")

@@ -238,3 +238,83 @@ def test_a_long_speed_match_through_the_matrix_shows_what_the_desktop_shows(matr
     for ms, want in zip(checks, desktop):
         got = run.oled_at(ms).frame()
         assert got == want, "at %d ms after the first frame:\n%s" % (ms, _diff(got, want))
+
+
+# ---- wired from the printed board: hardware/pcb/nets.json, read back from its copper ----
+
+from tools.pcb import KICAD_PYTHON, kicad_missing  # noqa: E402
+NO_KICAD = kicad_missing()
+
+MOVE_TRACK = """import sys, pcbnew
+path, ref, to_ref = sys.argv[1:]
+bd = pcbnew.LoadBoard(path)
+pads = [p for p in bd.FindFootprintByReference(ref).Pads() if p.GetNumber() == "1"]
+to = bd.FindFootprintByReference(to_ref).FindPadByNumber("1").GetNet()
+was = pads[0].GetNetCode()
+for item in pads + [t for t in bd.GetTracks() if t.GetNetCode() == was and any(
+        p.HitTest(t.GetStart()) or p.HitTest(t.GetEnd()) for p in pads)]:
+    item.SetNet(to)
+bd.Save(path)
+"""
+
+
+def test_the_committed_board_wires_each_key_where_the_pin_map_scans_it():
+    """The chip's matrix build is wired from the board's nets: each switch joins the row
+    and column settings.toml's rows and columns cross at for its key."""
+    values = {s[0]: s[2] for s in chip.pinmap.SETTINGS}
+    values["CS_KEYS"] = "matrix"
+    wires, buttons, matrix = chip._wiring(values, None)
+    assert wires[:-1] == [[r, c] for r in matrix["rows"] for c in matrix["columns"]]
+    assert buttons == [int(values["CS_MENU"][2:])]
+    board = chip.board_nets()
+    assert (board["SDA"], board["SCL"], board["piezo"]) == tuple(
+        int(values[k][2:]) for k in ("CS_I2C_SDA", "CS_I2C_SCL", "CS_PIEZO"))
+
+
+@pytest.mark.parametrize("change, said", [
+    (None, "cannot read the board's nets"),
+    ("not json", "cannot read the board's nets"),
+    ({"keys": {}}, "lack 'MENU'"),
+    ({"keys": {"A near 1": {"key": 0, "row": "GP40", "column": "GP16"}}, "MENU": "GP14",
+      "SDA": "GP4", "SCL": "GP5", "piezo": "GP15"}, "A near 1's row reaches 'GP40'"),
+    ({"keys": {}, "MENU": "", "SDA": "GP4", "SCL": "GP5", "piezo": "GP15"},
+     "MENU reaches no GPIO"),
+])
+def test_a_nets_file_that_is_not_a_boards_says_so_in_one_line(tmp_path, change, said):
+    path = tmp_path / "nets.json"
+    if change is not None:
+        path.write_text(change if isinstance(change, str) else json.dumps(change))
+    with pytest.raises(ValueError, match=said) as e:
+        chip.board_nets(str(path))
+    assert "\n" not in str(e.value)
+
+
+@NEEDS_CHIP
+@pytest.mark.skipif(NO_KICAD != "", reason=NO_KICAD)
+def test_a_switch_whose_track_goes_to_another_gpio_is_named_wrong_by_the_self_test(
+        matrix_uf2, tmp_path):
+    """In a copy of the board, A near 1's switch (SW1) has its column track moved to A near
+    2's column (GP17): make pcb --nets-of reads the copy back, the chip is wired from it, and
+    the self-test names A near 2 when A near 1 is pressed, as the desktop twin's self-test
+    does when A near 2 is. Wired from the committed board it names A near 1."""
+    from tools.boardcode import ROOT
+    board = tmp_path / "california-speed.kicad_pcb"
+    shutil.copy(os.path.join(ROOT, "hardware", "pcb", board.name), board)
+    for argv in ([KICAD_PYTHON, "-c", MOVE_TRACK, str(board), "SW1", "SW2"],
+                 [KICAD_PYTHON, "-m", "tools.pcb", "--nets-of", str(board)]):
+        p = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
+        assert p.returncode == 0, p.stderr
+    nets = str(tmp_path / "nets.json")
+    assert chip.board_nets(nets)["keys"][0] == (6, 17)  # (the copper, read back)
+    menu = "".join("%d A1 tap 80\n" % (400 + 300 * i) for i in range(6))  # DOWN to SELF TEST
+    script = menu + "2000 A3 tap 80\n4500 A0 down\n"
+    run = chip.run(script, uf2=matrix_uf2, usb=False, after_ms=300, nets=nets)
+    right = chip.run(script, uf2=matrix_uf2, usb=False, after_ms=300)
+    want = {k: chip.desktop_run(menu + "2000 A3 tap 80\n4500 %s down\n" % k, 1, [4750],
+                                keys="matrix")[0][0] for k in ("A0", "A1")}
+    info = slice(8 * 128, 16 * 128)  # "I2C 3C 400K  MEM 98K": a desktop has no gc.mem_free
+    for got, key in ((run.oled_at(4750).frame(), "A1"), (right.oled_at(4750).frame(), "A0")):
+        got, expected = bytearray(got), bytearray(want[key])
+        got[info] = expected[info] = bytes(8 * 128)
+        assert got == expected, "pressed A0, want %s's glass:\n%s" % (key, _diff(got, expected))
+    assert want["A0"] != want["A1"]

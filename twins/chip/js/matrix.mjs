@@ -64,8 +64,12 @@ export class Matrix {
 
   key(row, column) { return row * this.columns.length + column; }
 
+  // A switch the board joins to pins that are not one row and one column of the matrix
+  // (another GPIO, or none: -1) joins nothing the scan reads.
   press(rowPin, columnPin, down) {
-    const k = this.key(this.rows.indexOf(rowPin), this.columns.indexOf(columnPin));
+    const row = this.rows.indexOf(rowPin), column = this.columns.indexOf(columnPin);
+    if (row < 0 || column < 0) return;
+    const k = this.key(row, column);
     if (down) this.held.add(k); else this.held.delete(k);
     this.update();
   }
