@@ -392,16 +392,31 @@ def bom_rows():
     with open(os.path.join(ROOT, "hardware", "bom.csv"), newline="", encoding="utf-8") as f:
         reader = csv.DictReader(f)
         assert reader.fieldnames == ["part", "quantity", "example_part_number",
-                                     "approx_price_usd", "notes"]
-        return list(reader)
+                                     "approx_price_usd", "notes", "build"]
+        rows = list(reader)
+    assert {r["build"] for r in rows} == {"breadboard", "board"}
+    return rows
 
 
 def build_total(rows, build):
-    """What one handheld of a build costs: every row but the optional ones and the other
-    build's."""
+    """What one handheld of a build costs on breadboards: every breadboard row but the
+    optional ones and the other build's."""
     other = "(%s build)" % BUILDS[1 - BUILDS.index(build)]
     return sum(int(r["quantity"]) * float(r["approx_price_usd"]) for r in rows
-               if "(optional" not in r["part"] and other not in r["part"])
+               if r["build"] == "breadboard" and "(optional" not in r["part"]
+               and other not in r["part"])
+
+
+def test_the_boards_parts_cost_what_the_guide_says():
+    """The board's rows (the printed board and the parts soldered on it) add up to the
+    soldering guide's total, and each of its table's rows is one of them."""
+    board = [r for r in bom_rows() if r["build"] == "board"]
+    total = sum(int(r["quantity"]) * float(r["approx_price_usd"]) for r in board)
+    guide = read("docs/BUILD.md").split("### What it costs")[1].split("\n---")[0]
+    assert "**about $%.2f**" % total in guide
+    for r in board:
+        assert re.search(r"\| %.2f \| %d \|" % (float(r["approx_price_usd"]), int(r["quantity"])),
+                         guide), r["part"]
 
 
 def test_bom_parses_with_numbers_and_a_total():
@@ -417,7 +432,7 @@ def test_bom_parses_with_numbers_and_a_total():
 
 
 def test_bom_lists_the_parts_the_build_needs():
-    rows = bom_rows()
+    rows = [r for r in bom_rows() if r["build"] == "breadboard"]
     by = {r["part"].lower(): r for r in rows}
 
     def row(*words):

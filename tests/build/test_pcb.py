@@ -162,6 +162,11 @@ def test_the_bom_has_a_part_number_for_every_part_and_a_diode_a_key(made):
     assert qty["1N4148"] == 24 and qty["6x6 mm tactile switch"] == 25
     assert qty["Raspberry Pi Pico"] == 1
     assert (made / "dist" / "california-speed-placement.csv").read_text().startswith("ref,")
+    with open(os.path.join(ROOT, "hardware", "bom.csv"), newline="") as f:
+        board = [r for r in csv.DictReader(f) if r["build"] == "board"]
+    assert sorted((r["part"], r["example_part_number"], r["quantity"]) for r in board
+                  if not r["part"].startswith("printed circuit board")) == sorted(
+        (r["value"], r["part_number"], r["quantity"]) for r in rows)  # hardware/bom.csv's
 
 
 @needs_kicad
