@@ -20,6 +20,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+import trimesh  # noqa: E402
+from manifold3d import CrossSection, JoinType, Manifold, OpType  # noqa: E402
+
 from tools.cli import Parser, fail as cli_fail, input_problem, output_file, read_text  # noqa: E402
 from tools.pcb import NAME, PICO_L  # noqa: E402
 
@@ -99,15 +102,20 @@ def load(path):
         data = json.loads(text)
     except ValueError as e:
         raise PlacementError("%s is not JSON (%s)" % (path, e))
+    shape = ("%s is not a placement table of make pcb (a board's width and height, parts "
+             "with ref, side, x, y, rotation and box): run make pcb to write it again" % path)
     try:
         width, height = float(data["board"]["width"]), float(data["board"]["height"])
         parts = [{"ref": str(p["ref"]), "side": p["side"], "x": float(p["x"]),
                   "y": float(p["y"]), "rotation": float(p["rotation"]),
                   "box": [float(v) for v in p["box"]]} for p in data["parts"]]
-    except (KeyError, TypeError, ValueError) as e:
-        raise PlacementError("%s is not a placement table of make pcb (no %s)" % (path, e))
-    if width <= 0 or height <= 0:
-        raise PlacementError("%s: the board is %g x %g mm" % (path, width, height))
+    except (KeyError, TypeError, ValueError):
+        raise PlacementError(shape)
+    numbers = [width, height] + [v for p in parts for v in [p["x"], p["y"], p["rotation"]]
+                                 + p["box"]]
+    if not all(math.isfinite(v) for v in numbers) or width <= 0 or height <= 0:
+        raise PlacementError("%s: a size or position that is not a number of millimetres "
+                             "(NaN, infinite, or a board of no size)" % path)
     for p in parts:
         if len(p["box"]) != 4 or p["side"] not in ("front", "back"):
             raise PlacementError("%s: part %s has no box x0 y0 x1 y1 and side front or "
@@ -167,32 +175,23 @@ class Case:
         return x, self.h - y
 
 
-def _m():
-    import manifold3d
-    return manifold3d
-
-
 def box(x0, y0, z0, x1, y1, z1):
-    m = _m()
-    return m.Manifold.cube((x1 - x0, y1 - y0, z1 - z0)).translate((x0, y0, z0))
+    return Manifold.cube((x1 - x0, y1 - y0, z1 - z0)).translate((x0, y0, z0))
 
 
-def cylinder(x, y, z0, z1, r, r_top=-1.0):
-    m = _m()
-    return m.Manifold.cylinder(z1 - z0, r, r_top, SEGMENTS).translate((x, y, z0))
+def cylinder(x, y, z0, z1, r):
+    return Manifold.cylinder(z1 - z0, r, r, SEGMENTS).translate((x, y, z0))
 
 
 def union(parts):
-    m = _m()
-    return m.Manifold.batch_boolean(list(parts), m.OpType.Add)
+    return Manifold.batch_boolean(list(parts), OpType.Add)
 
 
 def rounded(c, z0, z1):
     """The outside: the board grown by CLEAR and WALL, its corners rounded."""
-    m = _m()
     out = CLEAR + WALL
-    sq = m.CrossSection.square((c.w + 2 * out - 2 * CORNER, c.h + 2 * out - 2 * CORNER))
-    sq = sq.translate((-out + CORNER, -out + CORNER)).offset(CORNER, m.JoinType.Round,
+    sq = CrossSection.square((c.w + 2 * out - 2 * CORNER, c.h + 2 * out - 2 * CORNER))
+    sq = sq.translate((-out + CORNER, -out + CORNER)).offset(CORNER, JoinType.Round,
                                                              circular_segments=SEGMENTS)
     return sq.extrude(z1 - z0).translate((0, 0, z0))
 
@@ -254,14 +253,13 @@ def grille(c):
 
 def window(c):
     """The window over the glass: a frustum through the plate, 45 degrees."""
-    m = _m()
     gx, gy = glass(c)
     w, h = GLASS_SIZE[0] + 2 * WINDOW_MARGIN, GLASS_SIZE[1] + 2 * WINDOW_MARGIN
     low = box(gx - w / 2, gy - h / 2, c.under - 0.5, gx + w / 2, gy + h / 2, c.under)
     grow = PLATE + 0.5
     high = box(gx - w / 2 - grow, gy - h / 2 - grow, c.top, gx + w / 2 + grow,
                gy + h / 2 + grow, c.top + 0.5)
-    return m.Manifold.batch_hull([low, high])
+    return Manifold.batch_hull([low, high])
 
 
 def top(c):
@@ -333,7 +331,6 @@ def build(placement):
 
 
 def write_stl(solid, path):
-    import trimesh
     mesh = solid.to_mesh()
     trimesh.Trimesh(mesh.vert_properties[:, :3], mesh.tri_verts, process=False).export(path)
 
@@ -391,8 +388,13 @@ def main(argv=None):
         placement = load(args.placement)
     except PlacementError as e:
         cli_fail(PROG, "--placement %s" % e)
+    try:
+        os.makedirs(args.out, exist_ok=True)
+    except OSError as e:
+        cli_fail(PROG, "--out %s: cannot make the folder (%s)" % (args.out, e.strerror or e))
+    if not os.access(args.out, os.W_OK | os.X_OK):
+        cli_fail(PROG, "--out %s: cannot write in it (no permission, or read-only)" % args.out)
     solids = build(placement)
-    os.makedirs(args.out, exist_ok=True)
     for name, solid in solids.items():
         path = os.path.join(args.out, "%s-%s.stl" % (NAME, name))
         write_stl(solid, path)

@@ -192,6 +192,7 @@ def one_line_and_nothing_written(p, out, *words):
     ("{\"board\": {\"width\": 87", "is not JSON"),
     ("{\"board\": {\"width\": 87, \"height\": 77}}", "not a placement table of make pcb"),
     ("[1, 2]", "not a placement table of make pcb"),
+    ("{\"board\": {\"width\": NaN, \"height\": 77}, \"parts\": []}", "not a number"),
 ])
 def test_a_missing_or_broken_placement_table_is_one_line_and_writes_nothing(tmp_path, text,
                                                                             says):
@@ -220,6 +221,17 @@ def test_an_out_that_is_a_file_is_one_line_and_the_file_is_kept(tmp_path):
     assert p.returncode == 2
     assert p.stderr.strip().splitlines() == [
         "make case: error: --out %s is not a folder: give a folder (it is made if missing)" % f]
+    assert f.read_text() == "mine"
+
+
+def test_an_out_inside_a_file_is_one_line(tmp_path):
+    f = tmp_path / "notes.txt"
+    f.write_text("mine")
+    p = make_case("--out", str(f / "case"))
+    assert p.returncode == 2
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "make case: error: --out %s: cannot make the folder" % (f / "case")), p.stderr
     assert f.read_text() == "mine"
 
 
