@@ -101,3 +101,10 @@ KICAD_PYTHON ?= /usr/bin/python3
 .PHONY: pcb
 pcb:
 	@$(KICAD_PYTHON) -m tools.pcb $(ARGS)
+
+# The printed case (tools/case.py, in the venv: no KiCad needed):
+# dist/case/california-speed-{top,bottom,door,caps}.stl from hardware/pcb/placement.json;
+# ARGS="--picture docs/case.png" also draws the README's picture.
+.PHONY: case
+case: $(STAMP)
+	@$(PY) -m tools.case $(ARGS)

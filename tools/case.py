@@ -24,7 +24,7 @@ import trimesh  # noqa: E402
 from manifold3d import CrossSection, JoinType, Manifold, OpType  # noqa: E402
 
 from tools.cli import Parser, fail as cli_fail, input_problem, output_file, read_text  # noqa: E402
-from tools.pcb import NAME, PICO_L  # noqa: E402
+from tools.pcb import NAME, OLED_GLASS, PICO_L  # noqa: E402
 
 PROG = "make case"
 PLACEMENT = os.path.join(ROOT, "hardware", "pcb", "placement.json")
@@ -68,9 +68,8 @@ CAP_FLANGE_R, CAP_FLANGE = 4.0, 1.0  # under the plate: the cap cannot fall out
 CAP_PLUNGER_R = 1.75           # onto the switch's 3.5 mm stem
 CAP_PLAY = 0.2                 # the flange's gap under the plate
 
-# The OLED module's glass from its pin 1 (tools/pcb.py oled_footprint draws the same):
-# the 21.74 x 10.86 mm active area, centred 3.81 right and 11.43 down.
-GLASS_CENTRE, GLASS_SIZE = (3.81, 11.43), (21.74, 10.86)
+# The OLED module's glass from its pin 1, as the board's footprint draws it.
+GLASS_CENTRE, GLASS_SIZE = OLED_GLASS
 WINDOW_MARGIN = 0.3  # round the glass at the plate's underside; it widens 45 degrees upward
 # The Pico's micro-USB socket (tools/pcb.py pico_footprint draws it): 8 wide, 1.3 mm past
 # the Pico's end, about 2.6 high on top of it. The opening: a plug's moulding (about 11 x

@@ -75,6 +75,8 @@ PICO_GND = (3, 8, 13, 18, 23, 28, 33, 38)
 PICO_3V3, PICO_VSYS = 36, 39
 # A common 0.96 inch SSD1306 I2C module: 27.3 x 27.8 mm, its 4 pins along the top edge.
 OLED_W, OLED_H, OLED_TOP = 27.3, 27.8, 2.0
+# Its glass (the 21.74 x 10.86 mm active area): centre from pin 1 (x right, y down), size.
+OLED_GLASS = ((1.5 * 2.54, 11.43), (21.74, 10.86))
 
 PARTS = {  # value, (library, footprint), manufacturer part number, build note
     "SW": ("6x6 mm tactile switch", ("Button_Switch_THT", "SW_PUSH_6mm"), "TE 1825910-6"),
@@ -235,7 +237,8 @@ def oled_footprint(board):
     x0, x1 = cx - OLED_W / 2, cx + OLED_W / 2
     y0, y1 = -OLED_TOP, OLED_H - OLED_TOP
     _rect(fp, pcbnew.F_Fab, x0, y0, x1, y1, 0.1)
-    _rect(fp, pcbnew.F_Fab, cx - 10.87, 6.0, cx + 10.87, 16.86, 0.1)  # the glass
+    (gx, gy), (gw, gh) = OLED_GLASS
+    _rect(fp, pcbnew.F_Fab, gx - gw / 2, gy - gh / 2, gx + gw / 2, gy + gh / 2, 0.1)
     _rect(fp, pcbnew.F_CrtYd, x0 - 0.25, y0 - 0.25, x1 + 0.25, y1 + 0.25, 0.05)
     for i, label in enumerate(("GND", "VCC", "SCL", "SDA")):
         t = pcbnew.PCB_TEXT(fp)
