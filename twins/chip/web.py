@@ -1,23 +1,31 @@
 """make web: the handheld as a static web page, its real firmware on an emulated RP2040.
 
-The page (twins/chip/js/index.html and page.mjs, bundled with rp2040js by esbuild) boots
-the one-file UF2 of the direct build (make uf2: CircuitPython's Pico image and the
-CIRCUITPY drive) on rp2040js in the browser, wired as the chip twin wires it
-(twins/chip/js/board.mjs): the glass on a canvas from the I2C bytes, keys from the keyboard
-(the README's layout) and touch buttons at each seat's end, the piezo through WebAudio,
-the nvm sector kept in the browser's storage. Nothing is fetched from elsewhere.
+The page (twins/chip/js/index.html and page.mjs, the chip in a Web Worker: worker.mjs,
+bundled with rp2040js by esbuild) boots the one-file UF2 of the direct build (make uf2:
+CircuitPython's Pico image and the CIRCUITPY drive) on rp2040js in the browser, wired as
+the chip twin wires it (twins/chip/js/board.mjs): the glass on a canvas from the I2C bytes,
+keys from the keyboard (the README's layout) and touch buttons at each seat's end, saying
+what they do (the firmware's role table, hardware/keymap.py), the piezo through WebAudio,
+the nvm sector kept in the browser's storage. It installs as an app (manifest.webmanifest,
+its icons drawn from the glass's own glyphs) and its service worker (sw.js) keeps every
+file for use offline, a new build a new cache. Its "Put it on a Pico" panel offers the
+direct and the matrix build's UF2s as make uf2 writes them, and the build guide and the
+rules as pages rendered from their Markdown. Nothing is fetched from elsewhere.
 
     make web                           # writes dist/web/
     make web-serve                     # serves it on 127.0.0.1 and says the address
     make web-shot                      # docs/web.png, the README's picture
 
-Needs node and npm, RP2040_BOOTROM, CIRCUITPY_UF2 and CIRCUITPY_MPY_CROSS (as make chip);
-make web-shot also Chromium (Debian's chromium) and playwright.
+Needs node and npm, RP2040_BOOTROM, CIRCUITPY_UF2 and CIRCUITPY_MPY_CROSS (as make chip),
+and markdown (requirements.txt); make web-shot also Chromium (Debian's chromium) and
+playwright.
 """
 import functools
+import hashlib
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -31,12 +39,19 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_OUT = os.path.join("dist", "web")
 MARK = ".california-speed-web"  # in a folder make web wrote, so it may write there again
 UF2 = "california-speed.uf2"
+UF2S = {"direct": UF2, "matrix": "california-speed-matrix.uf2"}  # make uf2's builds (--keys)
 BOOTROM = "bootrom-b1.bin"
 CHIP_LICENCES = (("licences/circuitpython.txt", "CircuitPython, MIT"),
                  ("licences/pico-bootrom.txt", "the RP2040 boot ROM, BSD-3-Clause"),
                  ("node_modules/rp2040js/LICENSE", "rp2040js 1.4.1 (bundled in chip.js), "
                   "github.com/wokwi/rp2040js, MIT"))
 CHROMIUM = "/usr/bin/chromium"
+NAME = "California Speed"
+ICONS = (192, 512)  # icon-N.png, N pixels square
+SW = "sw.js"
+DOCS = ("docs/BUILD.md", "docs/RULES.md")  # the build guide and the rules, served as HTML
+ROOT = os.path.dirname(os.path.dirname(HERE))
+NAV = ("UP", "DOWN", "LEFT", "RIGHT", "BACK")  # hardware/keymap.py's UP .. BACK, by value
 
 
 def folder_problem(out):
@@ -66,37 +81,172 @@ def board_json(uf2):
             "piezo": int(values["CS_PIEZO"][2:]), "piles": KEYS_A_ROW[0],
             "keys": {name: wires[k] for name, k in names.items()},
             "keyboard": {ch: name_of(k) for ch, k in KEYBOARD.items()},
-            "scan_ms": values["CS_KEY_INTERVAL_MS"], "seen_scans": DEBOUNCE_SCANS + 1}
+            "scan_ms": values["CS_KEY_INTERVAL_MS"], "seen_scans": DEBOUNCE_SCANS + 1,
+            "labels": labels()}
+
+
+def labels():
+    """What each key of the direct build does, from the firmware's role table
+    (hardware/keymap.py): in the menus (nav_of) and in play, the pile it covers (pile_of;
+    A1 is A's first pile from A's own left); MENU is MENU in play."""
+    from hardware.keymap import nav_of, pile_of
+    from hardware.seats import KEYS_A_ROW
+    keymap, n = chip.keymap_of("direct"), KEYS_A_ROW[0]
+    said = {}
+    for name, k in chip.key_names("direct").items():
+        nav, pile = nav_of(keymap[k]), pile_of(keymap[k], n)
+        said[name] = {"menu": NAV[nav] if nav >= 0 else "",
+                      "play": "AB"[pile // n] + str(pile % n + 1) if pile >= 0 else name}
+    return said
 
 
 def build(out=DEFAULT_OUT, version=None, say=print):
     """Write the page's folder; returns out. Raises ValueError with one line when it
     cannot (the toolchain missing, a folder not its own)."""
-    from tools import uf2
+    from tools import boardcode, uf2
     problem = folder_problem(out) or chip.missing()
     if problem:
         raise ValueError(problem)
+    version = version if version is not None else boardcode.version()
     chip._npm_ready()
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, MARK), "w") as f:
         f.write("written by make web (twins/chip/web.py): it may write this folder again\n")
-    say("the one-file UF2 (the direct build)...")
-    try:
-        uf2.build(os.path.join(out, UF2), version=version, settings={"CS_KEYS": "direct"})
-    except uf2.UF2Error as e:
-        raise ValueError(str(e))
+    downloads = {}
+    for keys, name in UF2S.items():  # as make uf2 (ARGS="--keys matrix") writes them
+        say("the one-file UF2 of the %s build..." % keys)
+        try:
+            uf2.build(os.path.join(out, name), version=version,
+                      settings=None if keys == "direct" else {"CS_KEYS": keys})
+        except uf2.UF2Error as e:
+            raise ValueError(str(e))
+        downloads[name] = os.path.basename(uf2.default_name("raspberry_pi_pico", version, keys))
     shutil.copyfile(chip.toolchain()[1], os.path.join(out, BOOTROM))
     with open(os.path.join(out, "board.json"), "w") as f:
-        json.dump(board_json(os.path.join(out, UF2)), f, indent=1)
-    say("the page: rp2040js and the board bundled by esbuild...")
-    subprocess.run([os.path.join(chip.NODE_DIR, "node_modules", ".bin", "esbuild"), "page.mjs",
-                    "--bundle", "--format=iife", "--target=es2020", "--log-level=warning",
-                    "--outfile=" + os.path.abspath(os.path.join(out, "chip.js"))],
-                   cwd=chip.NODE_DIR, check=True)
+        json.dump(dict(board_json(os.path.join(out, UF2)), downloads=downloads), f, indent=1)
+    say("the page and its chip (rp2040js and the board in a Worker) bundled by esbuild...")
+    subprocess.run([os.path.join(chip.NODE_DIR, "node_modules", ".bin", "esbuild"),
+                    "chip=page.mjs", "worker=worker.mjs", "--bundle", "--format=iife",
+                    "--target=es2020", "--log-level=warning",
+                    "--outdir=" + os.path.abspath(out)], cwd=chip.NODE_DIR, check=True)
     shutil.copyfile(os.path.join(chip.NODE_DIR, "index.html"), os.path.join(out, "index.html"))
     with open(os.path.join(out, licences.FILE), "w", encoding="utf-8") as f:
         f.write(licences_text())
+    say("the build guide and the rules as pages (markdown)...")
+    docs(out)
+    for size in ICONS:
+        icon(size).save(os.path.join(out, "icon-%d.png" % size))
+    with open(os.path.join(out, "manifest.webmanifest"), "w") as f:
+        json.dump(manifest(), f, indent=1)
+    service_worker(out, version)
     return out
+
+
+def docs(out):
+    """DOCS and the project's Markdown pages they link to as HTML pages under out (the
+    same paths, .html), with the pictures and files they link to copied beside them, so
+    their links work as they do in the repository."""
+    try:
+        import markdown
+    except ImportError:
+        raise ValueError("markdown is not installed: make sets it up from requirements.txt "
+                         "(or pip install markdown==3.11.3)") from None
+    todo, done = list(DOCS), set()
+    while todo:
+        md = todo.pop()
+        if md in done:
+            continue
+        done.add(md)
+        with open(os.path.join(ROOT, md), encoding="utf-8") as f:
+            text = f.read()
+        body = markdown.markdown(text, extensions=["tables", "fenced_code", "toc"])
+
+        def linked(m):
+            target, _, anchor = m.group(2).partition("#")
+            rel = os.path.normpath(os.path.join(os.path.dirname(md), target)).replace(os.sep, "/")
+            if not target or ":" in target or rel.startswith("..") \
+                    or not os.path.isfile(os.path.join(ROOT, rel)):
+                return m.group(0)  # a web address, a place on the page, or nothing here
+            if rel.endswith(".md") and rel.startswith("docs/"):
+                todo.append(rel)
+                target = target[:-3] + ".html"
+            else:
+                os.makedirs(os.path.join(out, os.path.dirname(rel)), exist_ok=True)
+                shutil.copyfile(os.path.join(ROOT, rel), os.path.join(out, rel))
+            return '%s="%s"' % (m.group(1), target + ("#" + anchor if anchor else ""))
+        body = re.sub(r'(href|src)="([^"]*)"', linked, body)
+        title = re.search(r"<h1[^>]*>(.*?)</h1>", body)
+        page = os.path.join(out, md[:-3] + ".html")
+        os.makedirs(os.path.dirname(page), exist_ok=True)
+        with open(page, "w", encoding="utf-8") as f:
+            f.write(DOC_PAGE % (re.sub("<[^>]+>", "", title.group(1)) if title else md,
+                                os.path.relpath("icon-%d.png" % ICONS[0], os.path.dirname(md)),
+                                body))
+
+
+DOC_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>%s</title><link rel="icon" href="%s"><style>
+body { max-width: 760px; margin: 0 auto; padding: 1em; font: 16px/1.5 system-ui, sans-serif;
+       background: #15171a; color: #c8d2dc; }
+a { color: #8ab4e0; } img { max-width: 100%%; background: #fff; }
+table { border-collapse: collapse; } td, th { border: 1px solid #3a4450; padding: 2px 6px; }
+code, pre { background: #22272e; } pre { padding: 8px; overflow-x: auto; }
+</style></head><body>
+%s
+</body></html>
+"""
+
+
+def icon(size):
+    """The page's icon, size pixels square: a card of the glass (its box, the rank A and
+    the spade of firmware/glyphs_cards.py), lit as the page draws the glass."""
+    from PIL import Image
+    from firmware import glyphs, glyphs_cards as cards
+    grid, lit = 32, set()
+    for x in range(2, 30):
+        lit |= {(x, 3), (x, 28)}
+    for y in range(4, 28):
+        lit |= {(1, y), (30, y)}
+    spades = cards.SUIT_BITS[3 * cards.SUIT_STRIDE:]
+    for bits, w, h, (x, y) in ((cards.RANK_BITS, glyphs.RANK_W, glyphs.RANK_H, (4, 7)),
+                               (spades, glyphs.SUIT_W, glyphs.SUIT_H, (20, 7))):
+        for r in range(h):  # 2 bytes a row, the leftmost pixel bit 15
+            row = bits[2 * r] << 8 | bits[2 * r + 1]
+            lit |= {(x + c, y + r) for c in range(w) if row >> (15 - c) & 1}
+    img = Image.new("RGB", (grid, grid), (0, 0, 0))
+    for p in lit:
+        img.putpixel(p, (200, 230, 255))
+    return img.resize((size, size), Image.NEAREST)
+
+
+def manifest():
+    """The web app manifest: installed, the page opens on its own, either way up."""
+    return {"name": NAME, "short_name": NAME, "description": "The handheld's own firmware, "
+            "for two players either side of a tablet", "start_url": "./", "scope": "./",
+            "display": "standalone", "orientation": "any", "background_color": "#15171a",
+            "theme_color": "#15171a",
+            "icons": [{"src": "icon-%d.png" % n, "sizes": "%dx%d" % (n, n), "type": "image/png",
+                       "purpose": "any"} for n in ICONS]}
+
+
+def service_worker(out, version):
+    """sw.js: twins/chip/js/sw.js after a line naming its cache (the version and a digest
+    of every file the page is made of, so a new build is a new cache) and those files."""
+    files = sorted(os.path.relpath(os.path.join(d, n), out).replace(os.sep, "/")
+                   for d, _, names in os.walk(out) for n in names if n not in (MARK, SW))
+    digest = hashlib.sha256()
+    for name in files:
+        with open(os.path.join(out, name), "rb") as f:
+            digest.update(name.encode() + b"\0" + f.read())
+    cache = "california-speed-%s-%s" % (version, digest.hexdigest()[:12])
+    with open(os.path.join(chip.NODE_DIR, SW)) as f:
+        code = f.read()
+    with open(os.path.join(out, SW), "w") as f:
+        f.write("const CACHE = %s, FILES = %s;\n%s" % (json.dumps(cache),
+                                                     json.dumps(["./"] + files), code))
+    return cache
 
 
 def licences_text():

@@ -21,6 +21,7 @@ from twins.desktop.scenes import frame_diff, golden
 REASON = chip.missing() or web.browser_missing()
 pytestmark = pytest.mark.skipif(REASON is not None, reason="the web page: %s" % REASON)
 WAIT_MS = 240000  # wall ms a step may take on a busy machine (the chip runs ~0.35x)
+BUILT = "1767225600"  # the page's build time (2026-01-01): make uf2 of it makes the same bytes
 GLASS = """() => {
   const d = document.getElementById('glass').getContext('2d').getImageData(0, 0, 128, 64).data;
   let s = '';
@@ -31,10 +32,12 @@ GLASS = """() => {
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    """make web-serve on a folder of its own (the goldens' version): the page's address."""
+    """make web-serve on a folder of its own (the goldens' version, built at BUILT): the
+    page's address and its folder."""
     out = str(tmp_path_factory.mktemp("web") / "web")
     p = subprocess.Popen([sys.executable, "-m", "twins.chip.web", "--serve", "--out", out,
-                          "--version", "dev"], stdout=subprocess.PIPE, text=True)
+                          "--version", "dev"], stdout=subprocess.PIPE, text=True,
+                         env=dict(os.environ, SOURCE_DATE_EPOCH=BUILT))
     try:
         for line in p.stdout:
             m = re.search(r"serving it at +(http://127\.0\.0\.1:\d+/)", line)
@@ -119,13 +122,14 @@ OVER_GLASS = """() => {
 }"""
 
 
-def test_the_glass_says_circuitpython_is_starting_until_the_firmwares_first_frame(browser,
-                                                                                    served):
+def test_the_glass_says_the_chip_is_loading_and_starting_until_the_firmwares_first_frame(
+        browser, served):
     p = Page(browser, served[0])
     try:
         booting = p.page.evaluate(OVER_GLASS)
         assert booting["ms"] is None, "the first frame came before the page was looked at"
-        assert booting["over"] == "starting CircuitPython\u2026", booting
+        assert re.match("(loading the chip|starting CircuitPython)\u2026", booting["over"]), \
+            booting  # (the UF2's bytes as they come, then the chip's seconds since power-on)
         p.at(300)
         assert p.page.evaluate(OVER_GLASS)["over"] == ""
         assert p.glass() == golden("menu")
@@ -329,3 +333,60 @@ def test_a_setting_changed_in_the_menu_is_kept_across_a_reload(page):
                                 timeout=WAIT_MS)
     page.reload()
     assert _lockout(play(page, keys, to_settings, [1600])[0]) == changed
+
+
+LABELS = """() => Object.fromEntries(['A', 'B'].map(seat => [seat,
+  [...document.querySelectorAll('#seat' + seat + ' .row')].map(row =>
+    [...row.querySelectorAll('button')].map(b => b.querySelector('.what').textContent))]))"""
+MENU_ROWS = [["UP", "DOWN", "LEFT", "RIGHT"]] * 2 + [["BACK"]]
+
+
+def test_the_buttons_say_what_they_do_in_the_menus_and_in_play_for_each_seat(page):
+    """In the menus a row's buttons are UP, DOWN, LEFT, RIGHT from the player's own left
+    and MENU is BACK; in play each covers a pile (A1: A's first from A's left), the far
+    row the opponent's; the pause is a menu again. B's buttons, status and help face B;
+    each button's keyboard key stays as a small hint."""
+    from firmware import keyfilter
+    page.at(300)
+    assert page.page.evaluate(LABELS) == {"A": MENU_ROWS, "B": MENU_ROWS}
+    hints = page.page.evaluate("[...document.querySelectorAll('#seatA .row')][1].innerText")
+    assert hints.split() == "UP z DOWN x LEFT c RIGHT v".split(), hints
+    assert page.page.evaluate("getComputedStyle(document.getElementById('seatB')).transform") \
+        == "matrix(-1, 0, 0, -1, 0, 0)"
+    for what in (".status", ".help"):
+        a, b = (page.page.inner_text("#seat%s %s" % (seat, what)) for seat in "AB")
+        assert a and a == b, (what, a, b)
+    keys = Keyboard(page)
+    play(page, keys, "400 A3 tap 80\n", [])  # 2 PLAYERS: the deal
+    page.at(1500)
+    assert page.page.evaluate(LABELS) == {
+        "A": [["B4", "B3", "B2", "B1"], ["A1", "A2", "A3", "A4"], ["MENU"]],
+        "B": [["A4", "A3", "A2", "A1"], ["B1", "B2", "B3", "B4"], ["MENU"]]}
+    up = 1600 + keyfilter._PAUSE_HOLD_MS + 300
+    play(page, keys, "1600 MENU down\n%d MENU up\n" % up, [up + 300])
+    assert page.page.evaluate(LABELS) == {"A": MENU_ROWS, "B": MENU_ROWS}, "the pause: a menu"
+
+
+def test_the_chip_runs_in_a_worker_and_leaves_the_page_free_in_a_match(page):
+    """While a match runs, the page's own thread is busy a small share of the time (its
+    tasks, as Chromium counts them: CDP Performance.getMetrics' TaskDuration; the
+    emulator, in a Web Worker, took about 85% of it before), and the chip's time goes on,
+    its speed reported."""
+    import time
+    play(page, Keyboard(page), "400 A3 tap 80\n", [])
+    page.at(1000)
+    cdp = page.context.new_cdp_session(page.page)
+    cdp.send("Performance.enable")
+
+    def now():
+        m = {x["name"]: x["value"] for x in cdp.send("Performance.getMetrics")["metrics"]}
+        return m["Timestamp"], m["TaskDuration"], page.page.evaluate("window.chip.ms()")
+
+    page.page.evaluate("window.chip.stopAt(null)")
+    before = now()
+    time.sleep(3)
+    after = now()
+    busy = (after[1] - before[1]) / (after[0] - before[0])
+    assert busy < 0.2, "the page's thread was busy %.0f%% of the match" % (100 * busy)
+    assert after[2] - before[2] > 500, "the chip ran %d ms in 3 s" % (after[2] - before[2])
+    assert page.page.evaluate("window.chip.speed") > 0.1
