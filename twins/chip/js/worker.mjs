@@ -113,7 +113,8 @@ function start({ board, rom, uf2, nvm, console: withConsole }) {
 
   function slice(limitNs, wallUntil) {
     let n = 0;
-    while (clock.nanos < limitNs && clock.nanos < stopNs && !stopped) {
+    while (clock.nanos < limitNs && clock.nanos < stopNs && !stopped
+           && (t0 === null || limitNs !== Infinity)) {  // (an unpaced boot ends at the frame)
       if (mcu.core.waiting && pendingWakes(mcu.core)) mcu.core.waiting = false;  // (errata.mjs)
       if (mcu.core.waiting) {
         const next = clock.nanosToNextAlarm;
@@ -133,13 +134,16 @@ function start({ board, rom, uf2, nvm, console: withConsole }) {
   // ---- run: simulated time paced to wall time; between slices the messages are read
   const yielded = new MessageChannel();
   let owed = 0, last = performance.now(), window0 = { wall: last, sim: clock.nanos };
-  let nvmDirty = false, sentFrame = -Infinity, held = false;
+  let nvmDirty = false, sentFrame = -Infinity, held = false, paced = false;
   function run() {
     const now = performance.now();
     owed = Math.min(owed + (now - last) * 1e6, 100e6);  // at most 100 ms behind
     last = now;
     const from = clock.nanos;
-    if (!stopped) slice(from + owed, now + SLICE_MS);
+    // until the firmware's first frame nobody plays: the boot runs as fast as it can (its
+    // sleeps take no wall time); from there simulated time is paced to wall time
+    if (!stopped) slice(t0 === null ? Infinity : from + owed, now + SLICE_MS);
+    if (!paced && t0 !== null) { paced = true; owed = 0; last = performance.now(); }
     owed = Math.max(0, owed - (clock.nanos - from));
     const atStop = clock.nanos >= stopNs;
     if (atStop) owed = 0;  // held at a stop: no time is owed
@@ -163,7 +167,7 @@ function start({ board, rom, uf2, nvm, console: withConsole }) {
       changed = false;
       sentFrame = end;
     }
-    if (atStop) window0 = { wall: end, sim: clock.nanos };  // held: not slow
+    if (atStop || t0 === null) window0 = { wall: end, sim: clock.nanos };  // held: not slow
     else if (end - window0.wall >= 1000) {
       tick.speed = (clock.nanos - window0.sim) / 1e6 / (end - window0.wall);
       window0 = { wall: end, sim: clock.nanos };
