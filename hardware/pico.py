@@ -85,8 +85,10 @@ def print_exception(error: BaseException) -> None:
 
 
 def deep_sleep() -> bool:
-    """Sleep until MENU is pressed (code.py then starts afresh). If the board cannot, say
-    why and return False with the keys and the watchdog running as before."""
+    """Sleep DORMANT until a key is pressed (code.py then starts afresh): on the direct build
+    any key, each on its own pin; on the matrix build MENU (a matrix key joins two pins,
+    and the rows are not driven while the chip sleeps). If the board cannot, say why and
+    return False with the keys and the watchdog running as before."""
     global keys, menu_keys, scanners, _watchdog
     try:
         import alarm
@@ -100,7 +102,8 @@ def deep_sleep() -> bool:
         _watchdog.mode = None  # stopped (the WatchDogTimer has no deinit)
     try:
         alarm.exit_and_deep_sleep_until_alarms(
-            alarm.pin.PinAlarm(_pin(info["CS_MENU"]), value=False, pull=True))
+            *[alarm.pin.PinAlarm(pin, value=False, pull=True)
+              for pin in (_key_pins if keymap is KEYMAP else _key_pins[2:])])
     except Exception as e:  # DeepSleepRequest is a BaseException: it goes on up and sleeps
         console("deep sleep is not available (%r); the screen stays off instead" % (e,))
     keys, menu_keys = _make_keys()

@@ -262,6 +262,9 @@ class ChipRun:
         self.asleep_at_feed, self.wall_ms = [], 0  # ns slept (WFI) by each feed; wall ms
         self.flash_counts, self.flash_log = {}, []  # the flash chip's commands (flash.mjs)
         self.scans = []  # (ns, pin): the first GPIO read after each key edge
+        self.clocks = []  # (ns, Hz): clk_sys as the firmware set it
+        self.dormant = None  # (ns, ns or None): the crystal went DORMANT (deep sleep), woke
+        self.reset = None  # the reset after the wake: what the next boot keeps (run.mjs)
         for ln in lines:
             e = json.loads(ln)
             k = e["k"]
@@ -286,6 +289,12 @@ class ChipRun:
                 self.scans.append((e["t"], _pin(e["pin"])))
             elif k == "flash":
                 self.flash_counts, self.flash_log = e["counts"], e["log"]
+            elif k == "clock":
+                self.clocks.append((e["t"], e["hz"]))
+            elif k == "dormant":
+                self.dormant = (e["t"], e["woke"])
+            elif k == "reset":
+                self.reset = e
             elif k == "end":
                 self.end, self.why = e["t"], e["why"]
                 self.wall_ms = e["wall_ms"]
@@ -304,6 +313,10 @@ class ChipRun:
 
     def text(self):
         return "\n".join(s for _, s in self.console)
+
+    def cpu_hz(self, ns=None):
+        """clk_sys at ns (default: the end), as the firmware set it (125 MHz until then)."""
+        return ([f for t, f in self.clocks if ns is None or t <= ns] or [125e6])[-1]
 
     def awake(self, start_ms, end_ms=None):
         """The share of the time from start_ms to end_ms after t0 (feed to feed) that the
@@ -395,7 +408,8 @@ def _wiring(values, faults, board=None):
 
 def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_ms=20000,
         profile=False, usb=True, work=None, change_tree=None, flash=None, flash_out=None,
-        flash_timing="typ", reflash=True, nvm=None, faults=None, entropy=None, nets=NETS):
+        flash_timing="typ", reflash=True, nvm=None, faults=None, entropy=None, nets=NETS,
+        after_reset=None):
     """Boot a Pico's UF2 and play a key script (make play's format, times from the first
     full frame; the key names of the build the UF2's settings.toml says); returns a ChipRun.
     uf2: the file (default: this tree's, made by build_uf2 with settings and change_tree;
@@ -410,15 +424,30 @@ def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_
     (twins/chip/js/errata.mjs), so the first deal is its own; None: the bit rp2040js reads,
     the same on every run (the first match is always seed 564724698, the goldens').
     nets: the matrix build's board (nets.json: board_nets), which wires its keys, MENU, the
-    OLED and the piezo."""
+    OLED and the piezo. after_reset: a ChipRun that ended in the reset after a wake from
+    deep sleep (its .reset): this run is the boot that follows, from the flash, SRAM and
+    watchdog scratch it left, the buttons it held still held, the script's times from the
+    reset (not the first frame)."""
     from twins.desktop.keypad import load_script
-    as_it_is = bool(flash) and not reflash  # boot what the flash holds
+    if after_reset is not None and after_reset.reset is None:
+        raise ValueError("that run did not end in the reset after a wake from deep sleep (%s)"
+                         % after_reset.why)
+    if after_reset is not None:
+        flash, reflash = "", False  # (the flash it left: written below)
+    as_it_is = (bool(flash) or after_reset is not None) and not reflash  # the flash's own
     problem = missing(own_uf2=uf2 is not None or as_it_is)
     if problem:
         raise boardvm.ToolchainError(problem)
     _npm_ready()
     _, rom = toolchain()
     with tempfile.TemporaryDirectory() as tmp:
+        kept = os.path.join(tmp, "reset")  # the flash and SRAM a reset leaves (run.mjs)
+        if after_reset is not None:
+            flash = kept + ".before"
+            for end, data in ((".before", after_reset.reset["flash"]),
+                              (".sram", after_reset.reset["sram"])):
+                with open(kept + end, "wb") as f:
+                    f.write(data)
         if uf2 is None and not as_it_is:
             uf2 = build_uf2(work or tmp, settings, change_tree)
         problem = check_uf2(uf2) if not as_it_is else ""
@@ -440,7 +469,12 @@ def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_
                "keys": buttons, "matrix": matrix, "piezo": pins["piezo"],
                "events": [[ms, wires[key], 1 if down else 0] for ms, key, down in events],
                "after_ms": max([ms for ms, _, _ in events] or [0]) + after_ms,
-               "max_ms": boot_ms, "profile": profile, "usb": usb, "entropy": entropy}
+               "max_ms": boot_ms, "profile": profile, "usb": usb, "entropy": entropy,
+               "reset_out": kept}
+        if after_reset is not None:
+            job["after_reset"] = {"sram": kept + ".sram", "scratch": after_reset.reset["scratch"],
+                                  "reason": after_reset.reset["reason"]}
+            job["held"] = after_reset.reset["low"]
         if nvm is not None:
             job["nvm"] = os.path.join(tmp, "nvm.bin")
             with open(job["nvm"], "wb") as f:
@@ -450,13 +484,21 @@ def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_
             json.dump(job, f)
         p = subprocess.run(["node", os.path.join(NODE_DIR, "run.mjs"), path],
                            capture_output=True, text=True, cwd=NODE_DIR)
+        left = {}
+        if os.path.exists(kept + ".flash"):
+            for end in ("flash", "sram"):
+                with open(kept + "." + end, "rb") as f:
+                    left[end] = f.read()
     if p.returncode < 0:
         raise Killed(-p.returncode)
     if p.returncode != 0:  # node's error line, not its closing "Node.js v20..."
         said = [ln for ln in p.stderr.splitlines() if re.match(r"\w*Error\b", ln)]
         raise RuntimeError("the chip twin stopped: " + (said or p.stderr.strip().splitlines()
                                                         or ["exit %d" % p.returncode])[0])
-    return ChipRun(p.stdout.splitlines(), values["CS_I2C_ADDRESS"])
+    r = ChipRun(p.stdout.splitlines(), values["CS_I2C_ADDRESS"])
+    if r.reset is not None:
+        r.reset.update(left)
+    return r
 
 
 def elf_functions(path):
@@ -856,34 +898,87 @@ def figures(covers=50, frequencies=(400000, 1000000), progress=print, keys="dire
 
 
 POWER_MENU_MS, POWER_OFF_AFTER_MS = 10000, 60000  # the menu left alone; SLEEP at 1 minute
+CLOCKS_MHZ = (125, 96, 64, 48)  # settings.toml's CS_CPU_MHZ choices, fastest first
+
+
+def clocks(mhz=CLOCKS_MHZ, covers=50, hz=400000, progress=print):
+    """The direct build's match of `covers` covers by GPIO at I2C hz with no USB host, once
+    at each CPU clock (settings.toml's CS_CPU_MHZ): {MHz: {"press_to_glass": _stats, "longest"
+    pass in play (ns), "awake" in play, "hz": the clock the chip ran, "glass": checkpoints
+    equal to the desktop twin's, "checks"}}."""
+    seed = seed_of(run("400 A3 tap 80\n", after_ms=600))
+    script, checks, counts = match_script(seed, covers=covers, limit_ms=180000)
+    frames = desktop_run(script, seed, checks, hz)[0]
+    out = {}
+    for m in mhz:
+        progress("  chip: a match of %d covers at %d MHz, I2C at %d kHz, no USB host"
+                 % (counts["covered"], m, hz // 1000))
+        r = run(script, settings={"CS_CPU_MHZ": m, "CS_I2C_HZ": hz}, usb=False, after_ms=800)
+        passes = pass_times(r, 400)
+        out[m] = {"press_to_glass": _stats(press_to_glass(r, counts["cover_at"],
+                                                          counts["cover_box"])),
+                  "longest": max(passes[k].get("max", 0) for k in ("play, idle",
+                                                                   "play, refreshing")),
+                  "awake": r.awake(400 + 1500, counts["cover_at"][-1]), "hz": r.cpu_hz(),
+                  "glass": sum(r.oled_at(ms).frame() == want for ms, want in zip(checks, frames)),
+                  "checks": len(checks)}
+    return out
+
+
+def chosen_clock(measured, limit_ns=16e6):
+    """The lowest clock of clocks()' figures whose press to glass p95 is within limit_ns
+    and whose glass is the desktop twin's at every checkpoint; None if none is."""
+    good = [m for m, f in measured.items() if f["press_to_glass"]["p95"] <= limit_ns
+            and f["glass"] == f["checks"]]
+    return min(good) if good else None
+
+
+def deep_sleep_ms():
+    """How long after the screen goes off the firmware sleeps DORMANT (firmware/app.py)."""
+    from firmware import app
+    return app._DEEP_SLEEP_AFTER_MS
 
 
 def power(covers=20, progress=print):
-    """How much of the time the core is awake (not waiting for an interrupt) on the direct
-    build at 400 kHz with no USB host: in the menu left alone, in a 2-player match by GPIO,
-    and with the screen off (SLEEP set to 1 minute); with each run's simulated seconds per
-    wall second, and press to glass in the match."""
+    """How much of the time the core is awake (not waiting for an interrupt), and at which
+    clock, on the direct build at 400 kHz with no USB host: in the menu left alone, in a
+    2-player match by GPIO, and with the screen off (SLEEP set to 1 minute) until the deep
+    sleep ten minutes later; then MENU wakes it. With each run's simulated seconds per wall
+    second, press to glass in the match, and the deep sleep's figures: when the crystal
+    stopped (s after the screen went off), clk_sys as it stopped, MENU's press to the
+    wake's first frame (ms), and whether that frame was the menu as it was."""
     progress("  chip: boot and the seed of the first deal")
     seed = seed_of(run("400 A3 tap 80\n", after_ms=600))
     out = {"seed": seed}
     progress("  chip: the menu, left alone for %d s" % (POWER_MENU_MS // 1000))
     menu = run("", after_ms=POWER_MENU_MS, usb=False)
-    out["menu"] = {"awake": menu.awake(1000), "speed": menu.speed()}
+    out["menu"] = {"awake": menu.awake(1000), "speed": menu.speed(), "hz": menu.cpu_hz()}
     script, _, counts = match_script(seed, covers=covers, limit_ms=180000)
     progress("  chip: a match of %d covers" % counts["covered"])
     play = run(script, after_ms=800, usb=False)
     from lab import battery
     lit = [battery.lit_percent(play.oled_at(ms).frame()) for ms in counts["cover_at"]]
     out["play"] = {"awake": play.awake(400 + 1500, counts["cover_at"][-1]),
-                   "lit": sum(lit) / len(lit),
+                   "lit": sum(lit) / len(lit), "hz": play.cpu_hz(),
                    "speed": play.speed(), "covers": counts["covered"],
                    "press_to_glass": _stats(press_to_glass(play, counts["cover_at"],
                                                            counts["cover_box"]))}
-    progress("  chip: nobody presses a key for %d s (the screen goes off at %d s)"
-             % ((POWER_OFF_AFTER_MS + 15000) // 1000, POWER_OFF_AFTER_MS // 1000))
-    off = run("", after_ms=POWER_OFF_AFTER_MS + 15000, usb=False,
+    dark = POWER_OFF_AFTER_MS + deep_sleep_ms()
+    progress("  chip: nobody presses a key for %d s (the screen goes off at %d s, the deep "
+             "sleep %d s later), then MENU" % ((dark + 30000) // 1000, POWER_OFF_AFTER_MS
+                                               // 1000, deep_sleep_ms() // 1000))
+    off = run("%d MENU down\n" % (dark + 30000), after_ms=2000, usb=False,
               nvm=saved_settings(sleep=3))
-    out["screen off"] = {"awake": off.awake(POWER_OFF_AFTER_MS + 2000), "speed": off.speed()}
+    out["screen off"] = {"awake": off.awake(POWER_OFF_AFTER_MS + 2000, dark - 1000),
+                         "speed": off.speed(), "hz": off.cpu_hz(off.t0 + dark * 1e6 - 1e9)}
+    if off.reset is None:
+        raise RuntimeError("the chip did not sleep and wake: " + off.why)
+    progress("  chip: the boot after the wake")
+    wake = run("300 MENU up\n", after_reset=off, usb=False, after_ms=1000)
+    out["dormant"] = {"after_off_s": (off.dormant[0] - off.t0) / 1e9 - POWER_OFF_AFTER_MS / 1e3,
+                      "hz": off.cpu_hz(off.dormant[0] + 1),
+                      "wake_ms": (wake.t0 + off.reset["t"] - off.dormant[1]) / 1e6,
+                      "menu": wake.oled_at(400).frame() == off.oled_at(1000).frame()}
     return out
 
 
@@ -893,14 +988,22 @@ def print_power():
     ms = {k: v / 1e6 for k, v in f["play"]["press_to_glass"].items() if k != "n"}
     print("the direct build, I2C at 400 kHz, no USB host (chip twin: rp2040js)")
     for what in ("menu", "play", "screen off"):
-        print("%-12s awake %5.1f %% of the time; %.2f simulated s per wall s"
-              % (what, 100 * f[what]["awake"], f[what]["speed"]))
+        print("%-12s awake %5.1f %% of the time at %.0f MHz; %.2f simulated s per wall s"
+              % (what, 100 * f[what]["awake"], f[what]["hz"] / 1e6, f[what]["speed"]))
+    d = f["dormant"]
+    print("deep sleep   DORMANT %.1f s after the screen went off (clk_sys %.0f MHz as it "
+          "stopped); MENU to the %s in %.0f ms" % (d["after_off_s"], d["hz"] / 1e6,
+                                                    "menu as it was" if d["menu"] else
+                                                    "first frame (not the menu as it was)",
+                                                    d["wake_ms"]))
     print("press to glass mean %.1f ms, 95th percentile %.1f ms, worst %.1f ms (%d covers)"
           % (ms["mean"], ms["p95"], ms["max"], f["play"]["press_to_glass"]["n"]))
     from lab import battery
-    print("3 AAA cells: about %.0f hours of play (%.0f %% of the glass lit; published "
-          "currents, lab/battery.py)" % (battery.hours(f["play"]["awake"], f["play"]["lit"]),
-                                           f["play"]["lit"]))
+    mhz = f["play"]["hz"] / 1e6
+    print("3 AAA cells: about %.0f hours of play (%.0f %% of the glass lit), %.0f days "
+          "asleep (published currents, lab/battery.py)"
+          % (battery.hours(f["play"]["awake"], f["play"]["lit"], mhz), f["play"]["lit"],
+             battery.standby_days()))
     return 0
 
 

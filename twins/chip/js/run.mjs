@@ -16,6 +16,12 @@
 //        (-1: asleep)
 //   {"k":"scan","t":ns,"pin":n}                    the first GPIO read after a key's edge
 //   {"k":"flash","counts":{...},"log":[...]}       the flash chip's commands (flash.mjs)
+//   {"k":"clock","t":ns,"hz":f}                    clk_sys changed (microcontroller.cpu.frequency)
+//   {"k":"dormant","t":ns,"woke":ns|null}          the crystal went DORMANT (deep sleep), and
+//        when a pin's wake event restarted it (null: not by the end)
+//   {"k":"reset","t":ns,"scratch":[...],"reason":n,"low":[pin,...]}  the watchdog reset that
+//        follows a wake: what the next boot keeps (the watchdog's scratch and REASON; the
+//        flash and SRAM go to job.reset_out + ".flash" and ".sram"), and the buttons held down
 //   {"k":"end","t":ns,"why":text,"wall_ms":ms}     the wall time the run took (simulated
 //        seconds per wall second)
 import fs from 'node:fs';
@@ -24,7 +30,7 @@ import { bootselReleased, flashUf2, loadBootrom, NVM_AT, Piezo, pressButton, rel
          wireDisplay } from './board.mjs';
 import { FLASH_BYTES, FlashChip, wire } from './flash.mjs';
 import { Matrix } from './matrix.mjs';
-import { fixTimerAlarms, pendingWakes, ringOscillator } from './errata.mjs';
+import { cycleNanos, dormancy, fixTimerAlarms, pendingWakes, ringOscillator } from './errata.mjs';
 
 const job = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
@@ -39,6 +45,15 @@ loadBootrom(mcu, fs.readFileSync(job.bootrom));
 if (job.flash) mcu.flash.set(fs.readFileSync(job.flash).subarray(0, FLASH_BYTES), 0);
 if (job.uf2) flashUf2(mcu, fs.readFileSync(job.uf2));
 if (job.nvm) mcu.flash.set(fs.readFileSync(job.nvm), NVM_AT);
+// A boot after a reset (job.after_reset): the SRAM and the watchdog's scratch and REASON as
+// the reset left them (the silicon's watchdog reset clears neither; CircuitPython keeps its
+// sleep memory in SRAM and the wake's cause in scratch 0).
+if (job.after_reset) {
+  const watchdog = mcu.peripherals[0x40058];
+  mcu.sram.set(fs.readFileSync(job.after_reset.sram));
+  watchdog.scratchData.set(job.after_reset.scratch);
+  watchdog.reason = job.after_reset.reason;
+}
 
 // The first read of the GPIO inputs (SIO GPIO_IN) after a key's edge is the keypad's scan
 // that sees it: {"k":"scan","t":ns,"pin":n} (a scan runs from a timer interrupt: while the
@@ -73,6 +88,7 @@ if (cdc) cdc.onSerialData = (buf) => {
 };
 
 releaseButtons(mcu, job.keys);
+for (const pin of job.held || []) pressButton(mcu, pin, 1);  // held through the reset
 // ---- the matrix build's 24 keys: diodes between row and column pins (matrix.mjs)
 if (job.matrix) {
   matrix = new Matrix(mcu, job.matrix, (key, down) => out({ k: 'read', t: clock.nanos, key,
@@ -84,6 +100,11 @@ fixTimerAlarms(mcu);
 // ROSC: the random bit follows job.entropy's stream (errata.mjs); with none, the bit
 // rp2040js reads, the same on every run (the first deal the goldens were made with).
 if (job.entropy !== null && job.entropy !== undefined) ringOscillator(mcu, job.entropy);
+// XOSC DORMANT: deep sleep until a pin's wake event (errata.mjs); clk_sys as the firmware
+// sets it, each cycle cycleNanos(mcu) long (errata.mjs).
+const dormant = dormancy(mcu);
+let slept = null;  // the 'dormant' line, once the crystal stopped
+mcu.addClockListener((hz) => out({ k: 'clock', t: clock.nanos, hz }));
 
 // ---- the SSD1306 on the I2C wires and block (board.mjs)
 let t0 = null;
@@ -97,7 +118,7 @@ wireDisplay(mcu, job, {
     t0 = t;
     out({ k: 't0', t: t0 });
     cap.cancel();  // from here the script's length decides
-    schedule();
+    if (!job.after_reset) schedule();
   },
 });
 
@@ -130,9 +151,20 @@ wd.writeUint32 = (offset, value) => {
   }
   wdWrite(offset, value);
 };
-wd.onWatchdogTrigger = () => { out({ k: 'con', t: clock.nanos, s: '[chip] watchdog reset' }); finish('watchdog reset'); };
+wd.onWatchdogTrigger = () => {
+  if (slept && slept.woke !== null) {  // the reset that ends a deep sleep: the next boot's
+    fs.writeFileSync(job.reset_out + '.flash', mcu.flash.subarray(0, FLASH_BYTES));
+    fs.writeFileSync(job.reset_out + '.sram', mcu.sram);
+    out({ k: 'reset', t: clock.nanos, scratch: Array.from(wd.scratchData), reason: wd.reason,
+          low: job.keys.filter((pin) => !mcu.gpio[pin].rawInputValue) });
+    finish('reset after the wake from deep sleep');
+    return;
+  }
+  out({ k: 'con', t: clock.nanos, s: '[chip] watchdog reset' });
+  finish('watchdog reset');
+};
 
-// ---- the key script, from the first frame on
+// ---- the key script, from the first frame on (after a reset: from the boot's start)
 function schedule() {
   for (const [ms, pin, down] of job.events) {
     clock.createAlarm(() => {
@@ -157,24 +189,34 @@ let done = null;
 function finish(why) { if (!done) done = why; }
 const cap = clock.createAlarm(() => finish('no first frame within ' + job.max_ms + ' ms'));
 cap.schedule(job.max_ms * MS);
+if (job.after_reset) schedule();
 
-// ---- run: instructions, or straight to the next alarm while the core sleeps (WFI)
+// ---- run: instructions, or straight to the next alarm while the core sleeps (WFI) or
+// the crystal is DORMANT (no instruction runs until a pin wakes it)
 const profile = !!job.profile;
 let n = 0, acc = 0;
 const wallStart = performance.now();
 mcu.core.PC = 0x10000000;
 while (!done) {
+  if (dormant.asleep) {
+    if (!slept) slept = { k: 'dormant', t: dormant.at, woke: null };
+    if (dormant.woken()) { slept.woke = clock.nanos; continue; }
+    const next = clock.nanosToNextAlarm;
+    if (!Number.isFinite(next)) { finish('dormant, with nothing left to wake it'); continue; }
+    clock.tick(Math.max(next, 1));
+    continue;
+  }
   if (mcu.core.waiting && pendingWakes(mcu.core)) mcu.core.waiting = false;  // (errata.mjs)
   if (mcu.core.waiting) {
     const next = clock.nanosToNextAlarm;
     const step = Number.isFinite(next) && next > 0 ? next : 1000;
     clock.tick(step);
     asleep += step;
-    if (profile && t0 !== null) passSamples.set(-1, (passSamples.get(-1) || 0) + step / 8);
+    if (profile && t0 !== null) passSamples.set(-1, (passSamples.get(-1) || 0) + step / cycleNanos(mcu));
   } else {
     const pc = mcu.core.PC;
     const cycles = mcu.core.executeInstruction();
-    clock.tick(cycles * 8);
+    clock.tick(cycles * cycleNanos(mcu));
     if (profile && t0 !== null) {  // from the first frame on
       acc += cycles;
       if ((n & 15) === 0) {
@@ -192,6 +234,7 @@ while (!done) {
     }
   }
 }
+if (slept) out(slept);
 out({ k: 'feed', t: feeds, z: asleepAtFeed });
 out({ k: 'flash', counts: flashChip.counts, log: flashChip.log });
 if (job.flash_out) fs.writeFileSync(job.flash_out, mcu.flash.subarray(0, FLASH_BYTES));
