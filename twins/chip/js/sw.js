@@ -2,7 +2,8 @@
 // page is cached when it installs, so an installed page starts with no network; a new
 // build is a new CACHE, which replaces the old one once it has every file.
 self.addEventListener('install', (e) => {
-  e.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));
+  const fresh = FILES.map((f) => new Request(f, { cache: 'reload' }));  // (not the HTTP cache's)
+  e.waitUntil(caches.open(CACHE).then((c) => c.addAll(fresh)).then(() => self.skipWaiting()));
 });
 
 self.addEventListener('activate', (e) => {
