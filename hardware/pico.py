@@ -187,6 +187,7 @@ def init(**_options: object) -> "Target":
     for name in others:  # the other build's key pins: no heap for them
         cfg.pop(name)
     info.update(cfg)
+    _clock(cfg["CS_CPU_MHZ"])
     if matrix:
         from hardware import matrix as wiring
         _key_pins = wiring.pins(cfg)
@@ -209,6 +210,15 @@ def init(**_options: object) -> "Target":
     _watchdog = _start_watchdog()
     _unload("config", "oled", "pinmap", "matrix")
     return sys.modules[__name__]  # type: ignore[return-value]  # this module is the target
+
+
+def _clock(mhz: int) -> None:
+    """The CPU clock settings.toml asks for, before I2C and PWM start (they take their
+    timing from it as they start); the console says so if the board cannot."""
+    try:
+        microcontroller.cpu.frequency = mhz * 1000000
+    except (AttributeError, ValueError, NotImplementedError) as e:
+        console("the CPU clock cannot be set to %d MHz (%r); it stays as it was" % (mhz, e))
 
 
 def _unload(*names: str) -> None:

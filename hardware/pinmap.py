@@ -38,6 +38,10 @@ SETTINGS = (
     ("CS_MENU", "pin", "GP14", "MENU button"),
     ("CS_PIEZO", "pin", "GP15", "piezo buzzer (PWM)"),
     ("CS_KEY_INTERVAL_MS", "int", 1, "key scan interval in ms", 1, 50),
+    # Not wiring either: the CPU clock a boot runs at (microcontroller.cpu.frequency, set
+    # before I2C and PWM start). Lower draws less; 125 is CircuitPython's own.
+    ("CS_CPU_MHZ", "choice", 125, "CPU clock in MHz (125 is CircuitPython's own; lower "
+     "draws less current)", (48, 64, 96, 125)),
     # Not wiring, but what a classroom sets on every board it hands out: the language
     # (firmware/lang.py's CODES) until someone chooses one in SETTINGS.
     ("CS_LANGUAGE", "word", "en", "language until one is chosen in SETTINGS (en English, "

@@ -74,3 +74,16 @@ def test_a_key_held_through_the_wakes_boot_is_ignored_and_the_console_says_so(as
     assert run.t0 is not None, run.why
     assert any("was down at power-up; ignored until released" in line
                for _, line in run.console), run.text()
+
+
+def test_the_chip_runs_at_the_clock_settings_toml_asks_for(flashed):
+    run = chip.run("", uf2=flashed, after_ms=300)
+    assert run.cpu_hz() == pinmap.default("CS_CPU_MHZ") * 1e6
+    slow = chip.run("", settings={"CS_CPU_MHZ": 48}, after_ms=300)
+    assert slow.cpu_hz() == 48e6
+
+
+def test_a_clock_settings_toml_cannot_have_is_said_and_the_default_taken():
+    run = chip.run("", settings={"CS_CPU_MHZ": 50}, after_ms=300)
+    assert "settings.toml: CS_CPU_MHZ = '50' is not valid" in run.text(), run.text()
+    assert run.cpu_hz() == pinmap.default("CS_CPU_MHZ") * 1e6

@@ -1,4 +1,4 @@
-"""Stand-in for CircuitPython's microcontroller module (Pico): Pin, nvm, watchdog, reset."""
+"""Stand-in for CircuitPython's microcontroller module (Pico): Pin, cpu, nvm, watchdog, reset."""
 import nvm as _nvm
 import vmbench as _bench
 import watchdog as _watchdog
@@ -31,5 +31,13 @@ def reset():
     _bench.reset("microcontroller.reset()")
 
 
+class Processor:
+    """microcontroller.cpu: its clock, settable as on the RP2040 (the VM runs as fast)."""
+
+    def __init__(self):
+        self.frequency = 125000000
+
+
+cpu = Processor()
 nvm = object.__new__(_nvm.ByteArray)
 watchdog = object.__new__(_watchdog.WatchDogTimer)
