@@ -238,17 +238,21 @@ def test_power_prints_the_awake_shares_the_speed_and_the_hours_on_batteries(monk
     from twins.chip import chip
     monkeypatch.setattr(chip, "missing", lambda **_: None)
     monkeypatch.setattr(chip, "power", lambda **_: {
-        "seed": 7, "menu": {"awake": 0.269, "speed": 1.25},
-        "play": {"awake": 0.381, "speed": 0.99, "lit": 25.0, "covers": 50,
+        "seed": 7, "menu": {"awake": 0.269, "speed": 1.25, "hz": 125e6},
+        "play": {"awake": 0.381, "speed": 0.99, "lit": 25.0, "covers": 50, "hz": 125e6,
                  "press_to_glass": {"n": 50, "mean": 13.9e6, "median": 14e6, "p95": 14.9e6,
                                     "max": 15.4e6}},
-        "screen off": {"awake": 0.083, "speed": 1.36}})
+        "screen off": {"awake": 0.083, "speed": 1.36, "hz": 125e6},
+        "dormant": {"after_off_s": 600.2, "hz": 12e6, "wake_ms": 2618.4, "menu": True}})
     assert chip.main(["--power"]) == 0
     out = capsys.readouterr().out
-    assert "menu         awake  26.9 % of the time; 1.25 simulated s per wall s" in out
+    assert "menu         awake  26.9 % of the time at 125 MHz; 1.25 simulated s per wall s" \
+        in out
     assert "screen off   awake   8.3 %" in out
+    assert "DORMANT 600.2 s after the screen went off (clk_sys 12 MHz as it stopped); MENU " \
+        "to the menu as it was in 2618 ms" in out
     assert "95th percentile 14.9 ms" in out
-    assert "3 AAA cells: about 39 hours of play (25 % of the glass lit" in out
+    assert "3 AAA cells: about 39 hours of play (25 % of the glass lit), 29 days asleep" in out
 
 
 def test_an_erased_flash_file_is_a_fresh_chip_it_gets_the_trees_uf2(tmp_path):
