@@ -1,42 +1,121 @@
-"""Hours of play on 3 AAA cells, from the chip twin's measured awake share and published
-currents. The awake share is measured (twins/chip/chip.py power(), rp2040js); every current
-here is someone else's published figure, named with its source, and the result is an
-estimate with their uncertainty, not a measurement of a handheld.
+"""Hours of play and days of standby on 3 AAA cells, from the chip twin's measured awake
+share and clock and published currents. The awake share and the clock are measured
+(twins/chip/chip.py power(), rp2040js with the clock modelled); every current here is
+someone else's published figure, named with its source, and the result is an estimate with
+their uncertainty, not a measurement of a handheld.
 
 - The RP2040 datasheet (section 5.7.2, "Power consumption") gives the cores' current at
   125 MHz only as a graph (DVDD against frequency); its tables are at 48 MHz. The board
   figures below are published measurements of a Pico at VSYS 5 V.
 - Waiting for an interrupt (WFI, what CircuitPython's time.sleep does) keeps every clock
-  running: it saves the cores' switching, not the clock tree's. The RP2040's SLEEP state
-  (clocks gated, pico-sdk's low_power: 7.3 mA at VSYS 5.2 V) is another thing, which
-  CircuitPython's light sleep does not use between passes.
+  running: it saves the cores' switching, not the clock tree's. A lower clock saves both.
+- Deep sleep (CircuitPython's alarm with pin alarms only) is XOSC DORMANT: every clock
+  stopped until a pin wakes the chip.
 """
 
 PICO_RUN_MA = 22.0  # a Pico at VSYS 5 V, a busy loop at 133 MHz (elektronik-labor.de,
 # "Raspberry Pico34"); rp-rs/rp-hal issue 659 reports the same order
 PICO_WFI_MA = 20.0  # a Pico at 5 V waiting in WFI/WFE with its clocks on (rp-rs/rp-hal
 # issue 659)
+CLOCK_POINTS = ((125, 20.0), (20, 6.0))  # (MHz, mA): a Pico running CircuitPython at two
+# clocks (adafruit/circuitpython PR 7430, microcontroller.cpu.frequency on the RP2040: about
+# 20 mA at 125 MHz, about 6 mA at 20 MHz); bablokb's pico-sleepcurrent measured the same
+# slope (18.6 mA at 125 MHz, 7.7 mA at 25 MHz). The current is taken as a straight line
+# through these two points: a part that does not depend on the clock, and one in
+# proportion to it.
+PICO_DORMANT_MA = 1.3  # a Pico in CircuitPython's deep sleep with a pin alarm (bablokb,
+# pico-sleepcurrent); published figures range 0.8 mA (Raspberry Pi Pico datasheet, table 4:
+# DORMANT at VSYS 5 V) and 0.9 mA (MicroPython commit b004e7e, xosc dormant, from USB) to
+# about 1.8 mA
+DORMANT_RANGE_MA = (0.8, 1.8)
 OLED_MA_PER_LIT_PERCENT = 0.054  # a 0.96" SSD1306 module at 3.3 V, contrast 0x7F:
 OLED_MA_DARK = 1.44  # I = 0.054 x lit % + 1.44 mA (hsel.co.uk, "SSD1306 power
 # consumption", 2018); other modules draw up to about three times as much (The Things
 # Network forum, "The workbench part 2": 8.7-16.7 mA at half the pixels lit)
+OLED_SLEEP_MA = 0.01  # the SSD1306 in sleep mode (display off): 10 uA at most (Solomon
+# Systech SSD1306 datasheet, "Sleep mode current")
 AAA_MAH = 1000  # an alkaline AAA to 0.8 V a cell at a light drain (about 900-1,200 mAh)
 CELLS_V = 4.5  # 3 AAA in series into VSYS (the Pico's buck-boost takes 1.8-5.5 V)
 OLED_V = 3.3  # the OLED runs from the Pico's 3V3 regulator
 REGULATOR = 0.9  # the buck-boost's efficiency, taken as 90%
+FULL_MHZ = 125  # the clock the run and WFI figures were measured at (near enough: 133)
 
 
-def board_ma(awake):
-    """A Pico's current at 5 V with its cores awake this share of the time."""
-    return awake * PICO_RUN_MA + (1 - awake) * PICO_WFI_MA
+def clock_share(mhz):
+    """A Pico's current at mhz as a share of its current at FULL_MHZ (CLOCK_POINTS' line)."""
+    (f1, i1), (f2, i2) = CLOCK_POINTS
+    slope = (i1 - i2) / (f1 - f2)
+    return (i2 + slope * (mhz - f2)) / (i2 + slope * (FULL_MHZ - f2))
 
 
-def hours(awake, lit_percent):
-    """Hours of play on AAA_MAH cells: the Pico's power at 5 V and the OLED's at 3.3 V
-    (through the regulator), drawn from the cells at CELLS_V."""
-    pico_w = 5.0 * board_ma(awake) / 1000
-    oled_w = OLED_V * (OLED_MA_DARK + OLED_MA_PER_LIT_PERCENT * lit_percent) / 1000 / REGULATOR
-    return AAA_MAH / 1000 * CELLS_V / (pico_w + oled_w)
+def board_ma(awake, mhz=FULL_MHZ):
+    """A Pico's current at 5 V with its cores awake this share of the time at mhz."""
+    return (awake * PICO_RUN_MA + (1 - awake) * PICO_WFI_MA) * clock_share(mhz)
+
+
+def _cells_hours(pico_ma, oled_ma):
+    """Hours on AAA_MAH cells: the Pico's power at 5 V and the OLED's at 3.3 V (through the
+    regulator), drawn from the cells at CELLS_V."""
+    watts = 5.0 * pico_ma / 1000 + OLED_V * oled_ma / 1000 / REGULATOR
+    return AAA_MAH / 1000 * CELLS_V / watts
+
+
+def oled_ma(lit_percent):
+    """The OLED's current with this share of its pixels lit."""
+    return OLED_MA_DARK + OLED_MA_PER_LIT_PERCENT * lit_percent
+
+
+def hours(awake, lit_percent, mhz=FULL_MHZ):
+    """Hours of play on AAA_MAH cells at mhz."""
+    return _cells_hours(board_ma(awake, mhz), oled_ma(lit_percent))
+
+
+def standby_days(dormant_ma=PICO_DORMANT_MA):
+    """Days on AAA_MAH cells with the screen off and the chip DORMANT (the ten minutes
+    before it, awake, are left out: a few hours' worth over a month)."""
+    return _cells_hours(dormant_ma, OLED_SLEEP_MA) / 24
+
+
+def day(play_h, awake, lit_percent, mhz, off_awake, screen_off_min):
+    """A day of use, hour by hour: (hours, mA from the cells, % of the cells left) at each
+    step. play_h hours of play, then the screen off for screen_off_min minutes (awake
+    off_awake of the time) and ten minutes more, then DORMANT for the rest of the day."""
+    def cells_ma(pico, oled):  # the cells' current at CELLS_V for that power
+        return (5.0 * pico + OLED_V * oled / REGULATOR) / CELLS_V
+    spans = ((play_h, cells_ma(board_ma(awake, mhz), oled_ma(lit_percent))),
+             ((screen_off_min + 10) / 60, cells_ma(board_ma(off_awake, mhz), OLED_SLEEP_MA)),
+             (None, cells_ma(PICO_DORMANT_MA, OLED_SLEEP_MA)))
+    out, t, left = [], 0.0, 100.0
+    for length, ma in spans:
+        length = 24 - t if length is None else length
+        out.append((t, ma, left))
+        t += length
+        left -= 100 * ma * length / AAA_MAH
+        out.append((t, ma, left))
+    return out
+
+
+def draw_day(steps, path, title):
+    """A picture of day()'s steps: the cells' current (log scale) and what is left of them
+    over the 24 hours, as a PNG at path (the same bytes for the same steps)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+    hours = [t for t, _, _ in steps]
+    fig, (top, low) = pyplot.subplots(2, 1, figsize=(8, 5), sharex=True)
+    top.step(hours, [ma for _, ma, _ in steps], where="post")
+    top.set_yscale("log")
+    top.set_ylabel("mA from the cells")
+    top.set_title(title, fontsize=10)
+    low.plot(hours, [left for _, _, left in steps])
+    low.set_ylabel("% of 3 AAA left")
+    low.set_xlabel("hours (an hour of play, the screen off, then DORMANT)")
+    low.set_xlim(0, 24)
+    for axes in (top, low):
+        axes.grid(True, alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=80, metadata={"Software": None})
+    pyplot.close(fig)
 
 
 def lit_percent(frame):
