@@ -407,20 +407,34 @@ NEVER_SLEPT = {"menu": (1.000, 0.51), "play": (1.000, 0.45), "screen off": (1.00
 
 
 def chip_power_section():
-    """The chip asleep and awake: the sleeping main loop, its speed and the batteries."""
+    """The chip asleep and awake: the sleeping main loop, its clock, DORMANT, the batteries."""
     from lab import battery
     from twins.chip import chip
     title = "On the chip: awake, asleep, and hours on batteries"
-    header = ("figure", "before (the loop never slept)", "now", "target / source")
+    header = ("figure", "before (the loop never slept, 125 MHz)", "now", "target / source")
     missing = chip.missing()
     if missing:
         return title, header, [], "Not measured in this run: " + missing
-    f = chip.power(progress=lambda line: print(line, file=sys.stderr))
+    progress = lambda line: print(line, file=sys.stderr)  # noqa: E731
+    clocks = chip.clocks(progress=progress)
+    f = chip.power(progress=progress)
+    mhz = f["play"]["hz"] / 1e6
     rows = []
+    for m, c in clocks.items():
+        p = c["press_to_glass"]
+        rows.append(("at %d MHz: press to glass 95th pct / worst, the longest pass in play "
+                     "(%d covers)" % (m, p["n"]), "",
+                     "%.1f / %.1f ms, %.1f ms" % (p["p95"] / 1e6, p["max"] / 1e6,
+                                                  c["longest"] / 1e6),
+                     "p95 <= 16 ms; the glass the desktop's at %d of %d" % (c["glass"],
+                                                                          c["checks"])))
+    rows.append(("the clock settings.toml's CS_CPU_MHZ chooses", "125 MHz", "%.0f MHz" % mhz,
+                 "the lowest with p95 <= 16 ms: %s MHz" % chip.chosen_clock(clocks)))
     for what in ("menu", "play", "screen off"):
         rows.append(("the core awake (not waiting for an interrupt), %s" % what,
                      "%.0f %%" % (100 * NEVER_SLEPT[what][0]),
-                     "%.1f %%" % (100 * f[what]["awake"]), "measured (chip twin)"))
+                     "%.1f %% at %.0f MHz" % (100 * f[what]["awake"], f[what]["hz"] / 1e6),
+                     "measured (chip twin)"))
     for what in ("menu", "play", "screen off"):
         rows.append(("the chip twin's simulated seconds per wall second, %s" % what,
                      "%.2f" % NEVER_SLEPT[what][1], "%.2f" % f[what]["speed"],
@@ -430,27 +444,54 @@ def chip_power_section():
                  "%.1f / %.1f / %.1f ms" % NEVER_SLEPT["press_to_glass"],
                  "%.1f / %.1f / %.1f ms" % (p["mean"] / 1e6, p["p95"] / 1e6, p["max"] / 1e6),
                  "<= 16 ms at the 95th pct"))
-    lit = f["play"]["lit"]
-    rows.append(("a Pico's current in play at VSYS 5 V",
-                 "%.1f mA" % battery.board_ma(NEVER_SLEPT["play"][0]),
-                 "%.1f mA" % battery.board_ma(f["play"]["awake"]),
-                 "published figures (lab/battery.py)"))
+    d = f["dormant"]
+    rows.append(("deep sleep: DORMANT after the screen went off (clk_sys as it stopped)", "",
+                 "%.1f s (%.0f MHz)" % (d["after_off_s"], d["hz"] / 1e6),
+                 "%d s (firmware/app.py)" % (chip.deep_sleep_ms() // 1000)))
+    rows.append(("deep sleep: MENU to the wake's first frame", "", "%.0f ms (%s)" % (
+                 d["wake_ms"], "the menu as it was" if d["menu"] else "NOT the menu as it was"),
+                 "< 1.5 s"))
+    lit, off = f["play"]["lit"], f["screen off"]["awake"]
+    for label, before, now in (
+            ("in play", battery.board_ma(NEVER_SLEPT["play"][0]),
+             battery.board_ma(f["play"]["awake"], mhz)),
+            ("with the screen off", battery.board_ma(NEVER_SLEPT["screen off"][0]),
+             battery.board_ma(off, mhz)),
+            ("DORMANT", None, battery.PICO_DORMANT_MA)):
+        rows.append(("a Pico's current %s at VSYS 5 V" % label,
+                     "%.1f mA" % before if before else "", "%.1f mA" % now,
+                     "published figures (lab/battery.py)"))
     rows.append(("hours of play on 3 AAA cells (the OLED %.0f %% lit)" % lit,
                  "%.0f h" % battery.hours(NEVER_SLEPT["play"][0], lit),
-                 "%.0f h" % battery.hours(f["play"]["awake"], lit),
-                 "estimate (lab/battery.py)"))
-    note = ("Made by `make bench` (twins/chip/chip.py power(), also `make chip ARGS=--power`): the "
-            "direct build at 400 kHz with no USB host, in rp2040js: the menu left alone for "
-            "10 s, a 2-player match of %d covers by GPIO, and nobody pressing a key until the "
-            "screen goes off (SLEEP 1 minute). A pass with nothing to do sleeps 3 ms at most "
-            "(time.sleep: the core waits for an interrupt; the keypad's 1 ms scans wake it and "
-            "go on), less when a note or the computer's press is due, 50 ms with the screen "
-            "off. The awake share counts the time the emulated core executes instructions; "
-            "the speed is this machine's. The currents are not measured: they are published "
-            "figures for a Pico and an SSD1306 module, named in lab/battery.py; on the "
-            "RP2040 waiting for an interrupt keeps every clock running, so sleeping saves "
-            "little current, though the core sleeps most of the time."
-            % f["play"]["covers"])
+                 "%.0f h" % battery.hours(f["play"]["awake"], lit, mhz),
+                 ">= 60 h; estimate (lab/battery.py)"))
+    low, high = battery.DORMANT_RANGE_MA
+    rows.append(("days of standby, the screen off, DORMANT (%.1f mA)" % battery.PICO_DORMANT_MA,
+                 "",
+                 "%.1f days (%.1f-%.1f at %.1f-%.1f mA)" % (
+                     battery.standby_days(), battery.standby_days(high),
+                     battery.standby_days(low), low, high),
+                 ">= 30 days; estimate (lab/battery.py)"))
+    steps = battery.day(1, f["play"]["awake"], lit, mhz, off, 1)
+    battery.draw_day(steps, os.path.join(ROOT, "docs", "power.png"),
+                     "A day on 3 AAA at %.0f MHz: an hour of play, then asleep (%.1f %% left)"
+                     % (mhz, steps[-1][2]))
+    note = ("Made by `make bench` (twins/chip/chip.py clocks() and power(), also `make chip "
+            "ARGS=--power`): the direct build at 400 kHz with no USB host, in rp2040js with "
+            "clk_sys modelled (each cycle 1/clk_sys long, as the PLL and clock registers say: "
+            "twins/chip/js/errata.mjs): a 2-player match of %d covers at each CS_CPU_MHZ; then "
+            "at the chosen clock the menu left alone for 10 s, a match of %d covers, and "
+            "nobody pressing a key until the screen goes off (SLEEP 1 minute) and the deep "
+            "sleep ten minutes later (CircuitPython's alarm with a pin alarm per key: XOSC "
+            "DORMANT, no instruction runs until a pin wakes it), then MENU and the boot after "
+            "the wake's reset. The awake share counts the time the emulated core executes "
+            "instructions; the speed is this machine's. The currents are not measured: they "
+            "are published figures for a Pico and an SSD1306 module, named in lab/battery.py "
+            "(a Pico's current along the line through 20 mA at 125 MHz and 6 mA at 20 MHz, "
+            "CircuitPython PR 7430; DORMANT 1.3 mA, bablokb's pico-sleepcurrent, published "
+            "figures 0.8-1.8 mA), 1000 mAh a cell. docs/power.png: a day of an hour's play "
+            "and the rest asleep." % (clocks[max(clocks)]["press_to_glass"]["n"],
+                                      f["play"]["covers"]))
     return title, header, rows, note
 
 

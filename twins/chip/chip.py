@@ -974,7 +974,7 @@ def power(covers=20, progress=print):
     if off.reset is None:
         raise RuntimeError("the chip did not sleep and wake: " + off.why)
     progress("  chip: the boot after the wake")
-    wake = run("300 MENU up\n", after_reset=off, usb=False, after_ms=1000)
+    wake = run("300 MENU up\n", after_reset=off, usb=False, after_ms=4000)  # (boot: 2.6 s)
     out["dormant"] = {"after_off_s": (off.dormant[0] - off.t0) / 1e9 - POWER_OFF_AFTER_MS / 1e3,
                       "hz": off.cpu_hz(off.dormant[0] + 1),
                       "wake_ms": (wake.t0 + off.reset["t"] - off.dormant[1]) / 1e6,
