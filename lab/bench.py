@@ -7,6 +7,7 @@ simulated-clock figures that vary with the machine and are only reported.
 """
 import argparse
 import os
+import re
 import sys
 import time
 
@@ -504,32 +505,67 @@ def render(sections):
            "Made by `make bench` (`python -m lab.bench`) on %s with CPython %s."
            % (time.strftime("%Y-%m-%d"), sys.version.split()[0]),
            "Memory, sizes and bytes are exact counters; speeds vary with the machine.", ""]
-    for title, header, rows, note in sections:
-        out += ["## " + title, "", "| " + " | ".join(header) + " |",
-                "|" + "---|" * len(header)]
-        out += ["| " + " | ".join(row) + " |" for row in rows]
-        if note:
-            out += ["", note]
-        out.append("")
+    return "\n".join(out + [render_section(s) for s in sections])
+
+
+def render_section(section):
+    title, header, rows, note = section
+    out = ["## " + title, "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(row) + " |" for row in rows]
+    if note:
+        out += ["", note]
+    out.append("")
     return "\n".join(out)
+
+
+def splice(report, done):
+    """The report with each section of done (title, header, rows, note, name) in place of
+    its own of the same title (at the end if it had none), saying the day it was measured."""
+    head, *parts = re.split(r"(?m)^(?=## )", report.rstrip("\n") + "\n\n")
+    at = {p.split("\n", 1)[0][3:]: i for i, p in enumerate(parts)}
+    for section in done:
+        text = render_section(section[:4]) + "\n(This section: `make bench ARGS=\"--only %s\"` " \
+            "on %s.)\n\n" % (section[4], time.strftime("%Y-%m-%d"))
+        if section[0] in at:
+            parts[at[section[0]]] = text
+        else:
+            parts.append(text)
+    return head + "".join(parts)
+
+
+def section_names():
+    return [f.__name__[:-len("_section")] for f in SECTIONS]
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="make bench", description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=REPORT, metavar="FILE",
                     help="write the report here (default %(default)s; '-' for none)")
+    ap.add_argument("--only", metavar="SECTION", action="append", choices=section_names(),
+                    help="measure only this section (%s; repeatable) and put it in place "
+                         "of its own in the report, which must exist"
+                         % ", ".join(section_names()))
     args = ap.parse_args(argv)
+    out = os.path.join(ROOT, args.out) if not os.path.isabs(args.out) else args.out
+    report = None
+    if args.only and args.out != "-":
+        try:
+            with open(out, encoding="utf-8") as f:
+                report = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            ap.error("--only puts its sections into the report %s, which cannot be read: %s"
+                     % (args.out, getattr(e, "strerror", None) or e))
+    chosen = [f for f in SECTIONS if not args.only or f.__name__[:-8] in args.only]
     done = []
-    for i, section in enumerate(SECTIONS):
-        print("[%d/%d] %s" % (i + 1, len(SECTIONS), section.__doc__.splitlines()[0]
+    for i, section in enumerate(chosen):
+        print("[%d/%d] %s" % (i + 1, len(chosen), section.__doc__.splitlines()[0]
                               if section.__doc__ else section.__name__), file=sys.stderr)
-        done.append(section())
-    text = render(done)
+        done.append(section() + (section.__name__[:-8],))
+    text = render([d[:4] for d in done]) if report is None else splice(report, done)
     print(text)
     if args.out != "-":
-        with open(os.path.join(ROOT, args.out) if not os.path.isabs(args.out) else args.out,
-                  "w") as f:
-            f.write(text + "\n")
+        with open(out, "w") as f:
+            f.write(text.rstrip("\n") + "\n")
         print("wrote " + args.out, file=sys.stderr)
 
 
