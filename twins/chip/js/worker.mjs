@@ -15,7 +15,7 @@
 import { RP2040, USBCDC } from 'rp2040js';
 import { bootselReleased, flashUf2, loadBootrom, NVM_AT, Piezo, pressButton, releaseButtons,
          wireDisplay } from './board.mjs';
-import { fixTimerAlarms, pendingWakes, ringOscillator } from './errata.mjs';
+import { cycleNanos, fixTimerAlarms, pendingWakes, ringOscillator } from './errata.mjs';
 import { FlashChip, wire } from './flash.mjs';
 import { SSD1306 } from './glass.mjs';
 
@@ -100,6 +100,8 @@ function start({ board, rom, uf2, nvm, console: withConsole }) {
   fixTimerAlarms(mcu);  // (errata.mjs: the sleeping main loop needs its alarms on time)
   ringOscillator(mcu);  // (errata.mjs: the platform's crypto, so each visit deals its own match)
   const piezo = new Piezo(mcu, board.piezo);
+  let cycle = cycleNanos(mcu);  // ns an instruction's cycle takes at the clock the firmware set
+  mcu.addClockListener(() => { cycle = cycleNanos(mcu); });  // (errata.mjs)
   let stopped = '', tones = [];
   mcu.peripherals[0x40058].onWatchdogTrigger = () => { stopped = 'the watchdog fired (the firmware hung): reload the page to start again'; };
 
@@ -121,7 +123,7 @@ function start({ board, rom, uf2, nvm, console: withConsole }) {
         const step = Number.isFinite(next) && next > 0 ? next : 1000;
         clock.tick(Math.min(step, Math.max(1, Math.min(limitNs, stopNs) - clock.nanos)));
       } else {
-        clock.tick(mcu.core.executeInstruction() * 8);
+        clock.tick(mcu.core.executeInstruction() * cycle);
       }
       if ((++n & 4095) === 0) {
         const tone = piezo.changed();
