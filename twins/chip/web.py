@@ -43,7 +43,7 @@ UF2S = {"direct": UF2, "matrix": "california-speed-matrix.uf2"}  # make uf2's bu
 BOOTROM = "bootrom-b1.bin"
 CHIP_LICENCES = (("licences/circuitpython.txt", "CircuitPython, MIT"),
                  ("licences/pico-bootrom.txt", "the RP2040 boot ROM, BSD-3-Clause"),
-                 ("node_modules/rp2040js/LICENSE", "rp2040js 1.4.1 (bundled in chip.js), "
+                 ("node_modules/rp2040js/LICENSE", "rp2040js 1.4.1 (bundled in worker.js), "
                   "github.com/wokwi/rp2040js, MIT"))
 CHROMIUM = "/usr/bin/chromium"
 NAME = "California Speed"

@@ -192,6 +192,9 @@ def test_the_pages_licences_are_the_projects_first_then_the_drives_and_the_chips
         assert licences.library(module)[1] in drive, module
     for what in ("CircuitPython, MIT", "the RP2040 boot ROM, BSD-3-Clause", "rp2040js 1.4.1"):
         assert [title for title in parts[1::2] if title.startswith(what)], (what, parts[1::2])
+    bundle = re.search(r"rp2040js [^(]*\(bundled in (\S+)\)", text).group(1)
+    with open(os.path.join(served[1], bundle), encoding="utf-8") as f:
+        assert "executeInstruction" in f.read(), "rp2040js is not in %s" % bundle
 
 
 def test_without_console_the_page_is_a_handheld_on_batteries(browser, served):
