@@ -169,6 +169,12 @@ def settings_toml():
             phys = ", ".join(str(physical_pin(n.strip())) for n in str(s[2]).split(","))
             L.append("# Default: Pico pins %s." % phys)
         L.append("%s = %s" % (s[0], _toml_value(s, s[2])))
+    L += ["",
+          "# CircuitPython's own setting, not the firmware's: how many seconds it waits at "
+          "start-up for a press of a reset button, which would start it in safe mode. The "
+          "handheld has no reset button, so it waits none: it starts, and wakes from deep "
+          "sleep (a reset), a second sooner. Delete the line for CircuitPython's 1 s.",
+          "CIRCUITPY_SAFE_MODE_DELAY = 0"]
     return "\n".join(_wrap_comments(L)) + "\n"
 
 

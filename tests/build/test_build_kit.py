@@ -87,7 +87,8 @@ def test_generating_twice_gives_identical_bytes():
 def test_settings_toml_parses_and_has_every_default():
     text = read("settings.toml")
     data = tomllib.loads(text)
-    assert list(data) == [s[0] for s in pinmap.SETTINGS]
+    assert list(data) == [s[0] for s in pinmap.SETTINGS] + ["CIRCUITPY_SAFE_MODE_DELAY"]
+    assert data["CIRCUITPY_SAFE_MODE_DELAY"] == 0  # no reset button to wait for
     for s in pinmap.SETTINGS:
         assert data[s[0]] == s[2], s[0]
         assert type(data[s[0]]) is type(s[2]), s[0]
