@@ -2,6 +2,7 @@
 build's), settings.toml and pin tables, the bill of materials and the build guide agree
 with hardware/pinmap.py, hardware/keymap.py and with each other."""
 import csv
+import glob
 import os
 import re
 import tomllib
@@ -532,3 +533,18 @@ def test_build_md_pin_mentions_agree_with_the_pin_map():
     # the console message quoted in the guide is the firmware's own wording
     assert "No display at I2C address 0x%02x on SDA=%s SCL=%s" % (
         int(DEFAULTS["CS_I2C_ADDRESS"]), DEFAULTS["CS_I2C_SDA"], DEFAULTS["CS_I2C_SCL"]) in text
+
+
+def test_every_relative_link_in_the_readme_and_the_docs_reaches_a_file():
+    """A reader (or the page, which serves the guide and the rules) follows each link to a
+    picture or a file of the repository; an anchor is left to the Markdown."""
+    broken = []
+    for doc in ["README.md"] + sorted(glob.glob(os.path.join(ROOT, "docs", "*.md"))):
+        path = os.path.join(ROOT, doc)
+        for target in re.findall(r"\]\(([^)\s]+)\)", open(path, encoding="utf-8").read()):
+            target = target.split("#")[0]
+            if not target or re.match(r"[a-z]+:", target):
+                continue
+            if not os.path.exists(os.path.join(os.path.dirname(path), target)):
+                broken.append("%s: %s" % (os.path.relpath(path, ROOT), target))
+    assert broken == []
