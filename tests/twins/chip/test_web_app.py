@@ -2,6 +2,7 @@
 worker), and once loaded it boots to the menu and deals a match with the server gone and
 the network off; a new build replaces the old cache. Served and driven as
 tests/twins/chip/test_web.py does (its helpers); skipped, with its reason, where it is."""
+import base64
 import json
 import re
 import subprocess
@@ -11,8 +12,8 @@ import pytest
 
 from tests.twins.chip.test_web import (REASON, WAIT_MS, Keyboard, Page, browser,  # noqa: F401
                                        play, served)
-from twins.chip import web
-from twins.desktop.scenes import golden
+from twins.chip import chip, web
+from twins.desktop.scenes import frame_diff, golden
 
 pytestmark = pytest.mark.skipif(REASON is not None, reason="the web page: %s" % REASON)
 CONTROLLED = "navigator.serviceWorker.controller !== null"  # (every file cached)
@@ -137,5 +138,41 @@ def test_the_build_guide_and_the_rules_are_pages_served_with_it(browser, served)
                 r => r.ok ? null : u + ' ' + r.status)))""")
             assert [u for u in broken if u] == [], broken
             p.page.go_back()
+    finally:
+        p.close()
+
+
+def test_left_open_the_page_sleeps_as_the_handheld_does_and_menu_wakes_it_as_it_was(browser,
+                                                                                   served):
+    """A tab left open with no USB host: SLEEP's minute after the last key the glass goes
+    off, ten more and the chip goes DORMANT (skipped to with window.chip.fastForward, the
+    chip unpaced), the page saying so; MENU wakes it through the watchdog's reset to the
+    menu as it was before, its saved settings (FLIP: upside down) kept."""
+    saved = chip.saved_settings(sleep=3, flip=1)  # SLEEP 1 MIN, the glass upside down
+    keep = "n => localStorage.setItem('california-speed-nvm', n)"
+    p = Page(browser, served[0])
+    try:
+        p.page.evaluate(keep, base64.b64encode(saved).decode())
+        p.reload()
+        p.at(300)
+        menu = p.glass()
+        assert menu != golden("menu"), "the saved FLIP was not read"
+        p.page.evaluate("window.chip.fastForward(12 * 60000)")  # (dormant at 11 minutes)
+        p.page.wait_for_function("window.chip.state === 'dormant' && window.chip.ms() >= "
+                                 "12 * 60000 + 300", timeout=WAIT_MS, polling=200)
+        assert not any(p.glass()), "the glass is lit in the deep sleep"
+        assert "asleep: press a key" in p.page.inner_text("#status")
+        keys = Keyboard(p)
+        keys.hold("MENU", True)
+        p.page.evaluate("window.chip.stopAt(null)")
+        p.page.wait_for_function("window.chip.state !== 'dormant'", timeout=WAIT_MS, polling=50)
+        keys.hold("MENU", False)
+        p.page.wait_for_function("window.chip.state === 'running'", timeout=WAIT_MS, polling=50)
+        assert p.page.evaluate("window.chip.ms()") < 60000, "no boot after the wake"
+        p.at(300)
+        assert p.glass() == menu, frame_diff(p.glass(), menu)
+        assert "asleep" not in p.page.inner_text("#status")
+        assert p.page.evaluate("localStorage.getItem('california-speed-nvm')") \
+            == base64.b64encode(saved).decode()
     finally:
         p.close()

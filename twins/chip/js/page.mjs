@@ -7,6 +7,7 @@
 const STORE = 'california-speed-nvm';  // localStorage: the nvm sector, base64
 const NVM_BYTES = 4096;
 const $ = (id) => document.getElementById(id);
+const ASLEEP = { dormant: 'asleep: press a key', waking: 'waking up\u2026' };  // the deep sleep
 
 async function bytesOf(name, progress = () => {}) {  // progress(share of the bytes come)
   const r = await fetch(name);
@@ -232,14 +233,20 @@ async function start() {
   listenToKeyboard(board, buttons);
   const draw = painter($('glass'), board);
 
-  // what the page's tests read: simulated ms since the first frame, a stop (ms after the
-  // first frame: the chip waits there until it is moved), the speed, the tones played
+  // what the page's tests (and a developer, in the console) use: simulated ms since the
+  // boot's first frame, a stop (ms after the first frame: the chip waits there until it is
+  // moved), a fast forward (the chip runs as fast as it can to ms past where it is, and
+  // waits there: chip.fastForward(13 * 60000) reaches the deep sleep), the speed, the
+  // state ('booting', 'running', 'dormant': asleep until a key, 'waking': the boot after
+  // the wake), the tones played
   let ms = null;
   window.chip = {
     heard: () => (sound.ctx ? sound.heard : null),
     ms: () => ms,
     stopAt(at) { worker.postMessage({ t: 'stop', ms: at }); },
+    fastForward(by) { worker.postMessage({ t: 'forward', ms: by }); },
     speed: 0,
+    state: 'booting',
   };
   worker.onmessage = ({ data }) => {
     if (data.t === 'console') { console.log('chip: ' + data.text); return; }
@@ -253,11 +260,12 @@ async function start() {
     if (data.ms !== null) $('booting')?.remove();  // the firmware's first frame is on the glass
     else booting('starting CircuitPython\u2026 ' + data.up.toFixed(1) + ' s');
     ms = data.ms;
-    if (data.speed !== null || data.stopped) {
+    if (data.speed !== null || data.stopped || data.state !== window.chip.state) {
       if (data.speed !== null) window.chip.speed = data.speed;
+      window.chip.state = data.state;
       const speed = window.chip.speed;
-      status.speed = data.stopped || (speed >= 0.95 ? 'real time'
-        : speed.toFixed(speed < 0.1 ? 2 : 1) + 'x real time');
+      status.speed = data.stopped || ASLEEP[data.state] || (!speed ? '' : speed >= 0.95
+        ? 'real time' : speed.toFixed(speed < 0.1 ? 2 : 1) + 'x real time');
       showStatus();
     }
   };

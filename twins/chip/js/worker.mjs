@@ -6,16 +6,20 @@
 //             {t:'key', name, down}                       a key's edge (stamped on arrival)
 //             {t:'stop', ms}                              hold the chip ms after the first
 //                                                         frame (null: run on)
-//   from it:  {t:'tick', ms, up, speed, frame, contrast, tones, nvm, stopped}  after a
-//             slice: simulated ms since the first frame (null before it), s since power-on,
-//             the speed over the last second (null in between), the glass (and contrast)
-//             when it changed, the tones since, the nvm sector when the firmware wrote it,
-//             why the chip stopped ('' running)
+//             {t:'forward', ms}                           run it as fast as it can to ms past
+//                                                         where it is, and hold it there
+//   from it:  {t:'tick', ms, up, speed, frame, contrast, tones, nvm, stopped, state}  after
+//             a slice: simulated ms since the boot's first frame (null before it), s since
+//             power-on, the speed over the last second (null in between), the glass (and
+//             contrast) when it changed, the tones since, the nvm sector when the firmware
+//             wrote it, why the chip stopped ('' running), and 'booting', 'running',
+//             'dormant' (the deep sleep: a key wakes it) or 'waking' (from the wake to the
+//             first frame of the boot after its reset)
 //             {t:'console', text}                         a line of the chip's console
 import { RP2040, USBCDC } from 'rp2040js';
 import { bootselReleased, flashUf2, loadBootrom, NVM_AT, Piezo, pressButton, releaseButtons,
          wireDisplay } from './board.mjs';
-import { cycleNanos, fixTimerAlarms, pendingWakes, ringOscillator } from './errata.mjs';
+import { cycleNanos, dormancy, fixTimerAlarms, pendingWakes, ringOscillator } from './errata.mjs';
 import { FlashChip, wire } from './flash.mjs';
 import { SSD1306 } from './glass.mjs';
 
@@ -52,6 +56,15 @@ class Keys {
     this.scans.set(name, 0);
   }
 
+  moveTo(mcu) {  // the chip after a reset: the keys down stay down, the edges to come come
+    for (const name of this.edges.keys()) {
+      const down = !this.mcu.gpio[this.pins[name]].rawInputValue;
+      if (down) pressButton(mcu, this.pins[name], true);
+    }
+    this.mcu = mcu;
+    this.lastScan = -Infinity;
+  }
+
   inputsRead(nanos) {  // at each read of the GPIO inputs, before it
     if (nanos - this.lastScan < this.gapNs) return;
     this.lastScan = nanos;  // a scan starts: the ones before it have read each level
@@ -62,12 +75,24 @@ class Keys {
   }
 }
 
-function start({ board, rom, uf2, nvm, console: withConsole }) {
+// after: the boot that follows a wake from deep sleep, from what the watchdog's reset left
+// (as run.mjs's after_reset): the flash, the SRAM, the watchdog's scratch and REASON, the
+// keys (held ones still held) and whether the nvm sector is still to go to the page
+function start(data, after = null) {
+  const { board, rom, uf2, nvm, console: withConsole } = data;
   const mcu = new RP2040();
   mcu.logger = { debug() {}, info() {}, warn() {}, error() {} };
   loadBootrom(mcu, rom);
-  flashUf2(mcu, uf2);
-  if (nvm) mcu.flash.set(nvm, NVM_AT);
+  const watchdog = mcu.peripherals[0x40058];
+  if (after) {
+    mcu.flash.set(after.flash);
+    mcu.sram.set(after.sram);
+    watchdog.scratchData.set(after.scratch);
+    watchdog.reason = after.reason;
+  } else {
+    flashUf2(mcu, uf2);
+    if (nvm) mcu.flash.set(nvm, NVM_AT);
+  }
   const clock = mcu.clock;
   const flashChip = new FlashChip(mcu.flash, clock);
   wire(mcu, flashChip);
@@ -88,8 +113,9 @@ function start({ board, rom, uf2, nvm, console: withConsole }) {
     }
   };
 
-  const keys = new Keys(mcu, board);
+  const keys = after ? after.keys : new Keys(mcu, board);
   releaseButtons(mcu, Object.values(board.keys));
+  if (after) keys.moveTo(mcu);
   bootselReleased(mcu, () => keys.inputsRead(clock.nanos));
   const oled = new SSD1306(board.width, board.height, board.address);
   let changed = true, t0 = null, stopNs = Infinity, stopMs = null;
@@ -102,21 +128,39 @@ function start({ board, rom, uf2, nvm, console: withConsole }) {
   const piezo = new Piezo(mcu, board.piezo);
   let cycle = cycleNanos(mcu);  // ns an instruction's cycle takes at the clock the firmware set
   mcu.addClockListener(() => { cycle = cycleNanos(mcu); });  // (errata.mjs)
-  let stopped = '', tones = [];
-  mcu.peripherals[0x40058].onWatchdogTrigger = () => { stopped = 'the watchdog fired (the firmware hung): reload the page to start again'; };
+  // the deep sleep (errata.mjs): while the crystal is DORMANT no instruction runs, time
+  // goes on with wall time, and a key wakes it; the watchdog's reset that follows the wake
+  // boots a new chip from what the reset keeps
+  const dormant = dormancy(mcu);
+  let stopped = '', tones = [], woke = false, reset = false;
+  watchdog.onWatchdogTrigger = () => {
+    if (woke) reset = true;
+    else stopped = 'the watchdog fired (the firmware hung): reload the page to start again';
+  };
 
+  let forward = false;  // run unpaced to the stop
   onmessage = ({ data }) => {
     if (data.t === 'key') keys.edge(data.name, data.down);
     else if (data.t === 'stop') {
       stopMs = data.ms;
       stopNs = data.ms === null || t0 === null ? Infinity : t0 + data.ms * 1e6;
+      forward = false;
+    } else if (data.t === 'forward') {
+      stopMs = (t0 === null ? 0 : (clock.nanos - t0) / 1e6) + data.ms;
+      stopNs = t0 === null ? Infinity : t0 + stopMs * 1e6;
+      forward = true;
     }
   };
 
   function slice(limitNs, wallUntil) {
     let n = 0;
-    while (clock.nanos < limitNs && clock.nanos < stopNs && !stopped
+    while (clock.nanos < limitNs && clock.nanos < stopNs && !stopped && !reset
            && (t0 === null || limitNs !== Infinity)) {  // (an unpaced boot ends at the frame)
+      if (dormant.asleep) {
+        if (dormant.woken()) { woke = true; continue; }
+        clock.tick(Math.max(1, Math.min(limitNs, stopNs) - clock.nanos));
+        continue;
+      }
       if (mcu.core.waiting && pendingWakes(mcu.core)) mcu.core.waiting = false;  // (errata.mjs)
       if (mcu.core.waiting) {
         const next = clock.nanosToNextAlarm;
@@ -136,7 +180,8 @@ function start({ board, rom, uf2, nvm, console: withConsole }) {
   // ---- run: simulated time paced to wall time; between slices the messages are read
   const yielded = new MessageChannel();
   let owed = 0, last = performance.now(), window0 = { wall: last, sim: clock.nanos };
-  let nvmDirty = false, sentFrame = -Infinity, held = false, paced = false;
+  let nvmDirty = !!after && after.nvmDirty, sentFrame = -Infinity, held = false, paced = false;
+  let sent = null;  // the state the page was last told
   function run() {
     const now = performance.now();
     owed = Math.min(owed + (now - last) * 1e6, 100e6);  // at most 100 ms behind
@@ -144,7 +189,8 @@ function start({ board, rom, uf2, nvm, console: withConsole }) {
     const from = clock.nanos;
     // until the firmware's first frame nobody plays: the boot runs as fast as it can (its
     // sleeps take no wall time); from there simulated time is paced to wall time
-    if (!stopped) slice(t0 === null ? Infinity : from + owed, now + SLICE_MS);
+    if (!stopped) slice(t0 === null ? Infinity : forward ? stopNs : from + owed, now + SLICE_MS);
+    if (forward && clock.nanos >= stopNs) forward = false;
     if (!paced && t0 !== null) { paced = true; owed = 0; last = performance.now(); }
     owed = Math.max(0, owed - (clock.nanos - from));
     const atStop = clock.nanos >= stopNs;
@@ -154,9 +200,16 @@ function start({ board, rom, uf2, nvm, console: withConsole }) {
       if (e.cmd !== 'wren' && at < NVM_AT + NVM_BYTES && at + (e.bytes || 256) > NVM_AT) nvmDirty = true;
     }
     flashChip.log.length = 0;
+    if (reset) {  // the wake's reset: the boot that follows, on a new chip
+      start(data, { flash: mcu.flash, sram: mcu.sram, scratch: watchdog.scratchData,
+                    reason: watchdog.reason, keys, nvmDirty });
+      return;
+    }
+    const state = dormant.asleep ? 'dormant' : woke || (after && t0 === null) ? 'waking'
+      : t0 === null ? 'booting' : 'running';
     const tick = { t: 'tick', ms: t0 === null ? null : (clock.nanos - t0) / 1e6,
                    up: clock.nanos / 1e9, speed: null,
-                   frame: null, tones, nvm: null, stopped };
+                   frame: null, tones, nvm: null, stopped, state };
     tones = [];
     if (nvmDirty && !flashChip.busy()) {
       tick.nvm = mcu.flash.slice(NVM_AT, NVM_AT + NVM_BYTES);
@@ -174,13 +227,14 @@ function start({ board, rom, uf2, nvm, console: withConsole }) {
       tick.speed = (clock.nanos - window0.sim) / 1e6 / (end - window0.wall);
       window0 = { wall: end, sim: clock.nanos };
     }
-    if (!(atStop && held && !tick.frame && !tick.nvm && !tick.tones.length)) {
+    if (!(atStop && held && !tick.frame && !tick.nvm && !tick.tones.length && state === sent)) {
       postMessage(tick, [tick.frame, tick.nvm].filter(Boolean).map((b) => b.buffer));
     }
     held = atStop && !changed;
-    // behind: the next slice at once; caught up (or held), a little later
-    if (owed > 1e6 && !atStop && !stopped) yielded.port2.postMessage(0);
-    else setTimeout(run, atStop ? 4 : 1);
+    sent = state;
+    // behind (or forward): the next slice at once; caught up (or held, or asleep), later
+    if ((owed > 1e6 || forward) && !atStop && !stopped) yielded.port2.postMessage(0);
+    else setTimeout(run, state === 'dormant' ? 20 : atStop ? 4 : 1);
   }
   yielded.port1.onmessage = run;
   mcu.core.PC = 0x10000000;
