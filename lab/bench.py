@@ -496,8 +496,43 @@ def chip_power_section():
     return title, header, rows, note
 
 
+def web_section():
+    """The page in a browser: its files, its first frame cold and cached, a match's speed."""
+    import statistics
+    import tempfile
+    from twins.chip import chip, web
+    title = "In a browser: the page (make web) in headless Chromium"
+    header = ("figure", "measured", "target / note")
+    problem = chip.missing() or web.browser_missing()
+    if problem:
+        return title, header, [], "Not measured in this run: " + problem
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = web.build(os.path.join(tmp, "web"), version="bench", say=lambda line: None)
+        f = web.figures(folder, say=lambda line: print(line, file=sys.stderr))
+    rows = [("%s: bytes / gzipped" % name, "{:,} / {:,} B".format(n, gz), "report")
+            for name, n, gz in f["files"] if n > 50000]
+    rows.append(("the whole folder: bytes / gzipped", "{:,} / {:,} B".format(
+        sum(n for _, n, _ in f["files"]), sum(gz for _, _, gz in f["files"])), "report"))
+    rows += [("load to the firmware's first frame, cold", "%.1f s" % f["cold"], "report"),
+             ("load to the firmware's first frame, cached (service worker)",
+              "%.1f s" % f["cached"], "report"),
+             ("a match's speed (simulated seconds per wall second), median / min / max over "
+              "%d s" % len(f["speed"]), " / ".join("%.2f" % v for v in (
+                  statistics.median(f["speed"]), min(f["speed"]), max(f["speed"]))),
+              ">= 1.0 on a quiet machine")]
+    load = os.getloadavg()[0]
+    note = ("Made by `make bench` (twins/chip/web.py figures()): `make web`'s folder served on "
+            "127.0.0.1 to Debian's Chromium, headless, with a new profile: the first load "
+            "(cold), a reload (from the service worker's cache), then a 2-player match nobody "
+            "presses in, window.chip.speed read each second. The chip runs in a Web Worker; "
+            "from the first frame on its simulated time is paced to wall time, so a match's "
+            "speed is at most about 1.0. Wall times are this machine's (load average %.1f as "
+            "it ended)." % load)
+    return title, header, rows, note
+
+
 SECTIONS = (engine_section, board_vm_section, display_section, loop_section, sim_section,
-            chip_section, chip_power_section, chip_memory_section)
+            chip_section, chip_power_section, chip_memory_section, web_section)
 
 
 def render(sections):

@@ -305,6 +305,50 @@ def shot(png, folder, scale=2):
         httpd.shutdown()
 
 
+def figures(folder, seconds=15, say=print):
+    """What a visitor waits for and gets, in headless Chromium: {"files": [(name, bytes,
+    gzipped bytes)] of the folder, "cold" and "cached": wall seconds from the load to the
+    firmware's first frame (the second load from the service worker's cache), "speed":
+    window.chip.speed each second of a 2-player match nobody presses in}."""
+    import gzip
+    import tempfile
+    import time
+    from playwright.sync_api import sync_playwright
+    files = []
+    for where, _, names in sorted(os.walk(folder)):
+        for name in sorted(names):
+            with open(os.path.join(where, name), "rb") as f:
+                data = f.read()
+            files.append((os.path.relpath(os.path.join(where, name), folder), len(data),
+                          len(gzip.compress(data, 6))))
+    out = {"files": files, "speed": []}
+    httpd = server(folder)
+    try:
+        with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
+            context = p.chromium.launch_persistent_context(  # (a service worker needs one)
+                profile, executable_path=CHROMIUM, viewport={"width": 600, "height": 760})
+            page = context.new_page()
+            for load in ("cold", "cached"):
+                start = time.monotonic()
+                page.goto(httpd.url) if load == "cold" else page.reload()
+                page.wait_for_function("window.chip && window.chip.ms() !== null",
+                                       timeout=120000, polling=20)
+                out[load] = time.monotonic() - start
+                say("  web: the first frame %s, %.1f s" % (load, out[load]))
+                page.wait_for_function("navigator.serviceWorker.controller !== null",
+                                       timeout=120000)
+            page.wait_for_function("window.chip.ms() > 1000", timeout=120000)
+            page.keyboard.press("v")  # (A3, RIGHT on 2 PLAYERS: a match is dealt)
+            time.sleep(2)
+            for _ in range(seconds):
+                time.sleep(1)
+                out["speed"].append(page.evaluate("window.chip.speed"))
+            context.close()
+    finally:
+        httpd.shutdown()
+    return out
+
+
 def main(argv=None):
     ap = Parser(prog="make web", description=__doc__.splitlines()[0])
     ap.add_argument("--out", metavar="FOLDER", default=DEFAULT_OUT,
