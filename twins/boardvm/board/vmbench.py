@@ -83,7 +83,7 @@ _lines = 0  # script lines read (the one in _next included)
 _fault = False
 _stop_at = -1
 tones = 0  # PWM tone changes
-sleep_alarm = None  # the alarm a deep sleep waits for
+sleep_alarms = ()  # the pin alarms a deep sleep waits for (any one wakes it)
 boots = 0
 
 
@@ -305,13 +305,13 @@ def names(when):
     micropython.qstr_info()
 
 
-def sleep_until_pin(gpio, value):
-    """Deep sleep: time passes until the button on gpio reads value; False if it never does."""
+def sleep_until_pin(alarms):
+    """Deep sleep: time passes until the button on one alarm's pin reads its value; False
+    if none ever does."""
     global wall
     while True:
         apply_until(wall)
-        level = 0 if contact[gpio] else 1
-        if level == value:
+        if any((0 if contact[a.pin._number] else 1) == a.value for a in alarms):
             return True
         t = next_change()
         if t < 0:

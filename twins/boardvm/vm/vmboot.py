@@ -79,10 +79,11 @@ def main():
         bench.note("code.py died: %r" % (e,))
         why = "code.py died"
     if why == "deep sleep":
-        a = bench.sleep_alarm
+        alarms = bench.sleep_alarms
         bench.wd_mode = 0  # the supervisor stops the watchdog before it sleeps
-        bench.note("deep sleep until GP%d reads %d" % (a.pin._number, a.value))
-        why = "deep sleep wake" if bench.sleep_until_pin(a.pin._number, a.value) else "stop"
+        bench.note("deep sleep until %s" % " or ".join(
+            "GP%d reads %d" % (a.pin._number, a.value) for a in alarms))
+        why = "deep sleep wake" if bench.sleep_until_pin(alarms) else "stop"
     elif why in ("code.py died", "code.py ended"):
         if bench.wd_mode:  # a running watchdog resets the board
             bench.wall = bench.wd_fed_wall + bench.wd_timeout_ms + 1

@@ -59,5 +59,5 @@ def exit_and_deep_sleep_until_alarms(*alarms, preserve_dios=()):
             raise TypeError("Expected an alarm")
         if _bench.claimed[a.pin._number]:
             raise ValueError("GP%d in use" % a.pin._number)
-    _bench.sleep_alarm = alarms[0]
+    _bench.sleep_alarms = alarms
     _bench.reset("deep sleep")
