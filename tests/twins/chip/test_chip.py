@@ -24,15 +24,6 @@ def _seed(run):
 
 
 @pytest.fixture(scope="module")
-def flashed(tmp_path_factory):
-    """The file make uf2 writes for this tree (tools/uf2.py, with the goldens' version)."""
-    from tools import drive, uf2
-    path = str(tmp_path_factory.mktemp("dist") / "california-speed.uf2")
-    assert uf2.main(["--version", drive.FIXED_VERSION, "--out", path]) == 0
-    return path
-
-
-@pytest.fixture(scope="module")
 def booted(flashed):
     """Boot that file, show the menu, start a 2-player match (for its seed)."""
     return chip.run("400 A3 tap 80\n", uf2=flashed, after_ms=600)

@@ -18,15 +18,6 @@ SAVED = chip.saved_settings(sleep=3, flip=1)  # the glass upside down: a setting
 
 
 @pytest.fixture(scope="module")
-def flashed(tmp_path_factory):
-    """The file make uf2 writes for this tree."""
-    from tools import drive, uf2
-    path = str(tmp_path_factory.mktemp("dist") / "california-speed.uf2")
-    assert uf2.main(["--version", drive.FIXED_VERSION, "--out", path]) == 0
-    return path
-
-
-@pytest.fixture(scope="module")
 def asleep(flashed):
     """Nobody presses a key for eleven minutes, on batteries; then MENU goes down."""
     return chip.run("%d MENU down\n" % WAKE_MS, uf2=flashed, usb=False, after_ms=2000,
