@@ -1,6 +1,7 @@
 """Puts the project root on sys.path so tests import engine/, hardware/, firmware/, tools/,
 twins/ and lab/, and the tests' own helpers: tests/engine/enginetest.py (stacked decks) and
-tests/twins/desktop/handheld.py (the virtual handheld driven as a player would)."""
+tests/twins/desktop/handheld.py (the virtual handheld driven as a player would) and
+tests/places.py (a full disk, a read-only folder, a pipe: places a command cannot use)."""
 import os
 import sys
 
@@ -9,6 +10,8 @@ for _path in (os.path.join(ROOT, "tests", "twins", "desktop"),
               os.path.join(ROOT, "tests", "engine"), ROOT):
     if _path not in sys.path:
         sys.path.insert(0, _path)
+if os.path.join(ROOT, "tests") not in sys.path:  # last: its folders never hide a package
+    sys.path.append(os.path.join(ROOT, "tests"))
 
 
 def pytest_terminal_summary(terminalreporter):

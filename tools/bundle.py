@@ -27,7 +27,8 @@ import zipfile
 import tools.files
 from tools import boardcode, deploy, drive
 from tools import toolchain
-from tools.cli import Parser, fail, output_file, output_problem
+from tools.cli import Parser, fail, output_file
+from tools.files import output_problem
 
 PROG = "make bundle"
 FOLDER = "CircuitPython %d.x" % deploy.BOARD_MAJOR  # the folder a Project Bundle has per major

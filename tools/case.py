@@ -23,7 +23,8 @@ if ROOT not in sys.path:
 import trimesh  # noqa: E402
 from manifold3d import CrossSection, JoinType, Manifold, OpType  # noqa: E402
 
-from tools.cli import Parser, fail as cli_fail, input_problem, output_file, read_text  # noqa: E402
+from tools.cli import Parser, fail as cli_fail, output_file, read_text  # noqa: E402
+from tools.files import input_problem  # noqa: E402
 from tools.pcb import NAME, OLED_GLASS, PICO_L  # noqa: E402
 
 PROG = "make case"

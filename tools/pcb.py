@@ -33,7 +33,7 @@ if ROOT not in sys.path:
 
 from hardware import pinmap  # noqa: E402
 from hardware.keymap import MATRIX_KEYMAP, place_of, player_of, is_far  # noqa: E402
-from tools.cli import input_problem  # noqa: E402
+from tools.files import input_problem  # noqa: E402
 
 NAME = "california-speed"
 LIBS = "/usr/share/kicad/footprints"

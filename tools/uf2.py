@@ -21,7 +21,8 @@ import struct
 import sys
 import tempfile
 
-from tools.cli import Parser, fail, input_problem, output_file
+from tools.cli import Parser, fail, output_file
+from tools.files import input_problem
 from tools.keynames import BUILDS
 from tools.deploy import version_text
 

@@ -40,7 +40,8 @@ from hardware import config, pinmap
 from tools.keynames import BUILDS
 from twins.desktop.ssd1306 import VirtualSSD1306
 from twins.boardvm import boardvm
-from tools.cli import Parser, bounded, fail, input_problem, output_file, read_text
+from tools.cli import Parser, bounded, fail, output_file, read_text
+from tools.files import input_problem
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NODE_DIR = os.path.join(HERE, "js")

@@ -6,6 +6,7 @@ import sys
 import pytest
 from PIL import Image
 
+import places
 from tools import mpy
 from twins.desktop import scenes
 
@@ -596,30 +597,6 @@ def test_the_terminal_and_the_window_show_the_matrix_builds_keys(monkeypatch):
 
 # ---- saves that cannot land: a full disk, a file size limit, a read-only folder ----
 
-def _namespace(folder, setup):
-    """A command prefix that runs a program in a mount namespace of its own once the shell
-    commands setup have run there ($1: folder); skips where unshare cannot make one."""
-    import shutil
-    if not shutil.which("unshare") or subprocess.run(
-            ["unshare", "--map-root-user", "--mount", "true"], capture_output=True).returncode:
-        pytest.skip("no mount namespace here (unshare --map-root-user --mount)")
-    return ["unshare", "--map-root-user", "--mount", "sh", "-c",
-            setup + ' && shift && exec "$@"', "sh", str(folder)]
-
-
-def _read_only(folder):
-    """A command prefix under which folder is read-only: a read-only bind mount of it in a
-    namespace of its own; or, for a user other than root (whom chmod does not stop), its
-    write bits taken away (given back by the caller)."""
-    if os.geteuid() != 0:
-        try:
-            return _namespace(folder, 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1"')
-        except pytest.skip.Exception:
-            os.chmod(folder, 0o555)
-            return []
-    return _namespace(folder, 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1"')
-
-
 # SETTINGS, down to PILES, RIGHT (3 a row), MENU: back, and the settings saved
 _SAVE_SETTINGS = [(4, b"x"), (0.3, b"x"), (0.3, b"x"), (0.3, b"v"), (0.3, b"x"), (0.3, b"v"),
                   (0.3, b" "), (1.5, b"\x1b")]
@@ -632,13 +609,12 @@ def test_saves_that_cannot_land_are_said_on_the_status_line_and_at_exit(tmp_path
     nvm = str(folder / "nvm.bin")
     prefix, file_size, says = (), None, b"the last save to %s failed (" % nvm.encode()
     if condition == "full disk":  # a disk of one 4 KB block, taken by another file
-        prefix = _namespace(folder, 'mount -t tmpfs -o size=4k tmpfs "$1" && '
-                                    'head -c 4096 /dev/zero > "$1/other"')
+        prefix = places.full_disk(folder, size_kb=4)
     elif condition == "file size limit":
         file_size = 1024
     else:
         open(nvm, "wb").write(b"\xff" * 4096)
-        prefix = _read_only(folder)
+        prefix = places.read_only(folder)
         says = b"saves off: the folder of %s is read-only" % nvm.encode()
     try:
         seen, status = _in_a_terminal(["--terminal", "--seed", "3", "--nvm", nvm],
@@ -667,7 +643,7 @@ def test_a_memory_in_a_read_only_folder_is_read_and_play_goes_on(tmp_path):
     deal = tmp_path / "deal.keys"
     deal.write_text("400 A3 tap\n")  # 2 PLAYERS
     png = tmp_path / "table.png"
-    prefix = _read_only(folder)
+    prefix = places.read_only(folder)
     try:
         runs = [subprocess.run(prefix + [sys.executable, "-m", "twins.desktop.play", "--script",
                                          str(keys), "--nvm", nvm, "--png", str(png),
