@@ -23,6 +23,7 @@ LIMITS = {
     "settings": 64 << 10,   # settings.toml: CIRCUITPY's is about 5 KB
     "uf2": 64 << 20,        # a 16 MB board's whole flash is 32 MB of UF2
     "text": 4 << 20,        # a document read to be served or rendered
+    "board": 32 << 20,      # a .kicad_pcb: the handheld's is about 1 MB
 }
 JSON_DEPTH = 32  # the deepest nesting a JSON input may have (ours have 4 levels at most)
 
