@@ -41,7 +41,8 @@ def settings_toml(tree, settings):
         f.write("\n".join(lines) + "\n")
 
 
-def write(dest, *, version=None, use_mpy=True, settings=None, change=None, stamp=None):
+def write(dest, *, version=None, use_mpy=True, settings=None, change=None, stamp=None,
+          root=None):
     """Write the drive into the folder dest (made; it must be new or empty) and return it.
 
     version: what the firmware says it is (default: from git, tools/boardcode.version);
@@ -49,9 +50,16 @@ def write(dest, *, version=None, use_mpy=True, settings=None, change=None, stamp
     settings: settings.toml values to replace; change: change(dest) after it is written
     (a test breaks a file on purpose); stamp: seconds since 1970 that the manifest gives
     as its time (SOURCE_DATE_EPOCH, for a build that is the same every time; default
-    now). DriveError says what went wrong."""
+    now); root: the project (default this one). DriveError says what went wrong."""
     from tools import toolchain
     from tools import deploy
+    from tools import files
+    root = root or deploy.ROOT
+    try:  # the drive's settings: a drive without them would run on defaults, unsaid
+        files.read_text(os.path.join(root, "settings.toml"), "settings")
+    except files.FileProblem as e:
+        raise DriveError("%s; the drive's settings come from it (git checkout settings.toml "
+                         "brings it back)" % e)
     compiler = toolchain.mpy_cross() if use_mpy else None
     if use_mpy and compiler is None:
         raise DriveError("the packages go onto the board as .mpy, made by CircuitPython's own "
@@ -75,7 +83,7 @@ def write(dest, *, version=None, use_mpy=True, settings=None, change=None, stamp
         said = io.StringIO()
         with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said), \
                 _source_date(stamp):
-            code = deploy.main(args)
+            code = deploy.main(args, root=root)
         os.remove(boot_out)
     if code != 0:
         lines = [ln.strip() for ln in said.getvalue().splitlines() if ln.strip()]

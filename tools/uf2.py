@@ -16,12 +16,12 @@ matrix build's file (its settings.toml says CS_KEYS = "matrix"; the name says -m
 """
 import os
 import re
-import shutil
 import struct
 import sys
 import tempfile
 
 from tools.cli import Parser, fail, output_file
+from tools import files
 from tools.files import input_problem
 from tools.keynames import BUILDS
 from tools.deploy import version_text
@@ -69,10 +69,9 @@ def blocks(path):
     """[(flags, address, size, number, count, family, payload)] of a UF2 file; UF2Error
     naming the block when a block's magic numbers are wrong."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise UF2Error("cannot read %s: %s" % (path, e.strerror or e))
+        data = files.read_bytes(path, "uf2")
+    except files.FileProblem as e:
+        raise UF2Error(str(e))
     if not data or len(data) % BLOCK:
         raise UF2Error("%s is not a UF2 file: %d bytes, not whole 512-byte blocks"
                        % (path, len(data)))
@@ -262,8 +261,13 @@ def build(out, board="raspberry_pi_pico", firmware=None, version=None, settings=
         wrong = problems(made, size) + nvm_problems(made, board)
         if wrong:
             raise UF2Error(wrong[0])
+        with open(made, "rb") as f:
+            data = f.read()
+    try:
         os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-        shutil.move(made, out)
+        files.write_atomic(out, data, mode=0o644)
+    except OSError as e:
+        raise UF2Error(files.cannot_write(out, e) + " (no file was left there)")
     return out
 
 
@@ -379,6 +383,9 @@ def main(argv=None):
         fail("make uf2", "--firmware " + problem)
     version = args.version or boardcode.version()
     out = args.out or default_name(args.board, version, args.keys)
+    problem = files.folder_problem(os.path.dirname(out), out, make=True)
+    if problem:
+        fail("make uf2", problem)
     settings = None if args.keys == BUILDS[0] else {"CS_KEYS": args.keys}
     try:
         build(out, args.board, args.firmware, version, settings=settings,

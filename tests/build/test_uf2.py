@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+import places
 from twins.boardvm import boardvm
 from tools import drive, uf2
 from tools.boardcode import ROOT
@@ -201,6 +202,60 @@ def test_what_is_not_a_uf2_or_a_missing_firmware_is_said_in_a_sentence(tmp_path)
     _refused(_make("--out", str(tmp_path)), "is a folder")
     _refused(_make("--version", "far too long a name"), "--version")
     _refused(_make("--board", "esp32"), "--board")
+
+
+@NEEDS_PICO
+@pytest.mark.parametrize("place", ["full disk", "read-only folder"])
+def test_a_uf2_that_cannot_be_written_whole_leaves_no_file(tmp_path, place):
+    """A classroom must never find a cut-short UF2 to drag onto a Pico: on a full disk
+    make uf2 says so and leaves nothing; a read-only folder is refused before any work."""
+    folder = tmp_path / "usb-stick"
+    folder.mkdir()
+    prefix = places.full_disk(folder, size_kb=256) if place == "full disk" else \
+        places.read_only(folder)
+    r = places.run(["tools.uf2", "--version", "v1.0", "--out", str(folder / "x.uf2")],
+                   prefix=prefix, timeout=300)
+    if place == "full disk":
+        line = places.one_line(r, "make uf2: error: cannot write", "x.uf2", "the disk is full")
+    else:
+        line = places.one_line(r, "make uf2: error:", "read-only")
+        assert "writing the CIRCUITPY drive" not in r.stderr  # refused before any work
+    assert "no file was left" in line or place != "full disk"
+    assert [n for n in places.files_in(folder) if n != "other"] == []
+
+
+def test_a_uf2_or_firmware_that_never_ends_is_refused_unread(tmp_path):
+    for given in ("/dev/zero", "/dev/urandom", places.fifo(tmp_path)):
+        r = places.run(["tools.uf2", "--firmware", given, "--out", str(tmp_path / "x.uf2")],
+                       timeout=60)
+        places.one_line(r, "--firmware", "a device or a pipe")
+    assert not (tmp_path / "x.uf2").exists()
+
+
+@NEEDS_PICO
+@pytest.mark.parametrize("settings", ["missing", "a folder", "a link loop", "not text"])
+def test_a_project_without_a_readable_settings_toml_makes_no_uf2(tmp_path, settings):
+    """The drive's settings.toml is the project's: a UF2 without it would boot on the
+    firmware's defaults and nobody would be told."""
+    import shutil
+    project = tmp_path / "project"
+    for part in ("engine", "firmware", "hardware", "tools"):
+        shutil.copytree(os.path.join(ROOT, part), project / part,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(os.path.join(ROOT, "LICENSE"), project)
+    toml = project / "settings.toml"
+    if settings == "a folder":
+        toml.mkdir()
+    elif settings == "a link loop":
+        toml.symlink_to("settings.toml")
+    elif settings == "not text":
+        toml.write_bytes(b'CS_KEYS = "\xff\xfe"\n')
+    r = places.run(["tools.uf2", "--version", "t", "--out", str(tmp_path / "x.uf2")],
+                   cwd=str(project), timeout=300)
+    places.one_line(r, "make uf2: error:", "settings.toml", "git checkout settings.toml",
+                    {"missing": "no such file", "a folder": "is a folder",
+                     "a link loop": "round in a circle", "not text": "line 1"}[settings])
+    assert not (tmp_path / "x.uf2").exists()
 
 
 @NEEDS_MPY
