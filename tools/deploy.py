@@ -369,34 +369,44 @@ def _library_owned(rel):
     return any(rel.startswith("lib/" + name + sep) for name in LIBRARIES for sep in ("/", "."))
 
 
-def load_manifest(drive, say):
+def load_manifest(drive, say, dry_run=False):
     """({drive path: {"sha256", "bytes"}} of what deploy installed, True if the manifest
     must be written anew): ({}, True) when there is none; (None, True) when it is
-    unreadable: it is kept aside (renamed, never deleted), and deploy then removes nothing
-    and knows its own files by their content. A path that would leave the drive (absolute,
-    '..', through a link) is refused and dropped, whatever its hash."""
+    unreadable: it is kept aside (renamed, never deleted; on a dry run only said), and
+    deploy then removes nothing and knows its own files by their content. A path that would
+    leave the drive (absolute, '..', through a link) is refused and dropped, whatever its
+    hash."""
     path = os.path.join(drive, MANIFEST)
-    if not os.path.exists(path):
+    if not os.path.lexists(path):
         return {}, True
     try:
-        files = json.loads(read(path).decode("utf-8"))["files"]
+        files = tools.files.read_json(path, "manifest")["files"]
         files = {k: v for k, v in files.items() if isinstance(v, dict) and "sha256" in v}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        aside = path + ".unreadable-" + time.strftime("%Y%m%d-%H%M%S")
+    except tools.files.FileProblem as e:
+        why = str(e)
+    except (KeyError, TypeError, AttributeError):
+        why = "%s: not deploy's manifest (no files listed)" % path
+    else:
+        refused = [rel for rel in sorted(files) if not inside(drive, rel)]
+        for rel in refused:
+            say("warning: %s lists %r, which is not a file inside the drive: ignored, and "
+                "never touched" % (MANIFEST, rel))
+            del files[rel]
+        return files, bool(refused)
+    aside = path + ".unreadable-" + time.strftime("%Y%m%d-%H%M%S")
+    if not os.path.isfile(path) or os.path.islink(path):
+        kept = "not a file deploy wrote: left as it is"
+    elif dry_run:
+        kept = "it would be kept as %s" % os.path.basename(aside)
+    else:
         try:
             os.replace(path, aside)
             kept = "kept as %s" % os.path.basename(aside)
         except OSError as e:
             kept = "could not be set aside (%s)" % e
-        say("warning: %s is unreadable (%s); deploy removes nothing this time and knows "
-            "its own files by their content" % (MANIFEST, kept))
-        return None, True
-    refused = [rel for rel in sorted(files) if not inside(drive, rel)]
-    for rel in refused:
-        say("warning: %s lists %r, which is not a file inside the drive: ignored, and "
-            "never touched" % (MANIFEST, rel))
-        del files[rel]
-    return files, bool(refused)
+    say("warning: %s is unreadable (%s; %s); deploy removes nothing this time and knows "
+        "its own files by their content" % (MANIFEST, why, kept))
+    return None, True
 
 
 def written_at():
@@ -592,7 +602,7 @@ def copy_all(args, drive, version, libs, circup, root, compiled, say, stamped=No
     if wrong:
         raise DeployError("; ".join(wrong) + ". Nothing was copied")
     try:
-        old, rewrite = load_manifest(drive, say)
+        old, rewrite = load_manifest(drive, say, dry_run=args.dry_run)
         by_content = old is None or not os.path.exists(os.path.join(drive, MANIFEST))
         old = old or {}
         items, stale = plan(drive, srcs, old, args, libs_managed=bool(libs))

@@ -480,6 +480,27 @@ def test_verification_catches_a_bad_copy(run, drive, monkeypatch):
     assert "engine/game.py" not in manifest(drive) and LIB in manifest(drive)
 
 
+@pytest.mark.parametrize("manifest", [b"{not json", b"[" * 100000 + b"]" * 100000,
+                                      b'{"files": {}, "pad": "' + b"x" * (5 << 20) + b'"}'],
+                         ids=["broken", "nested 100,000 deep", "over 4 MB"])
+def test_a_dry_run_on_a_drive_with_an_unreadable_manifest_changes_nothing(run, drive, manifest):
+    run()
+    (drive / deploy.MANIFEST).write_bytes(manifest)
+    before = tree(drive)
+    code, out, err = run("--dry-run", "--no-libs")
+    assert code == 0 and "Traceback" not in out + err, out + err
+    said = [ln for ln in out.splitlines() if "is unreadable" in ln]
+    assert len(said) == 1 and "it would be kept as" in said[0], out
+    assert "Nothing was changed" in out and tree(drive) == before
+
+
+def test_a_manifest_that_is_not_a_file_is_left_as_it_is(run, drive):
+    (drive / deploy.MANIFEST).mkdir()
+    code, out, err = run("--no-libs")
+    assert "Traceback" not in out + err and "not a file deploy wrote: left as it is" in out
+    assert (drive / deploy.MANIFEST).is_dir()
+
+
 def test_an_unreadable_manifest_removes_nothing(run, drive, project):
     (project / "engine" / "extra.py").write_text("X = 1\n")
     run()
