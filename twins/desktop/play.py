@@ -213,11 +213,12 @@ def run_script(text, *, seed=1, rules=None, settings=None, after_ms=500, start_m
 
 def _headless(args):
     from tools.cli import fail, read_text
-    text, problem = read_text(args.script)
+    from tools.files import cannot_write
+    text, problem = read_text(args.script, "script")
     if text is None:
-        fail("make play", problem)
+        fail("make play", "--script " + problem)
     try:
-        decks = parse_decks(args.decks) if args.decks else None
+        decks = parse_decks(args.decks) if args.decks is not None else None
         hw, app = run_script(text, seed=1 if args.seed is None else args.seed,
                              start_ms=_clock_start(args),
                              rules=_rules(args), settings=_settings(args),
@@ -226,7 +227,10 @@ def _headless(args):
     except ValueError as e:
         fail("make play", "%s %s" % (args.script, e))
     if args.png:
-        hw.oled.to_png(args.png, scale=args.scale)
+        try:
+            hw.oled.to_png(args.png, scale=args.scale)
+        except OSError as e:
+            fail("make play", cannot_write(args.png, e))
     hz = hw.bus.frequency
     print("simulated time   %d ms over %d main-loop passes" % (hw.elapsed, app.passes))
     print("I2C bytes        %d in %d transactions (%.1f ms of bus time at %d Hz)"
@@ -297,7 +301,7 @@ def _run_interactive(args, front):
     from twins.desktop import virtual
     from firmware.runner import run
     app_options = {"rules": _rules(args), "language": args.lang,
-                   "decks": parse_decks(args.decks) if args.decks else None}
+                   "decks": parse_decks(args.decks) if args.decks is not None else None}
     while True:
         try:
             return run(virtual, app_options=app_options, realtime=True, seed=args.seed,
@@ -484,17 +488,17 @@ def _has_display():
 def main(argv=None):
     args = _parser().parse_args(argv)
     _check_build(_parser(), args)
-    if args.decks:
+    if args.decks is not None:
         try:
             from engine import Game, Rules
             a, b = parse_decks(args.decks)
             Game.from_decks(a, b, _rules(args) or Rules())
         except ValueError as e:
             _parser().error(str(e))
-    if args.png and not args.script:
+    if args.png and args.script is None:
         _parser().error("--png needs --script")
     _claim_nvm(_parser(), args)
-    if args.script:
+    if args.script is not None:
         return _headless(args)
     if args.window and not _has_display():
         print("make play: no display for a window (DISPLAY and WAYLAND_DISPLAY are not set); "

@@ -315,5 +315,7 @@ class VirtualSSD1306(model.SSD1306):
         return image
 
     def to_png(self, path, scale: int = 4):
-        """Save to_image(scale) as a PNG at `path`."""
-        self.to_image(scale).save(path, "PNG")
+        """Save to_image(scale) as a PNG at `path`, whole or not at all (OSError)."""
+        from tools.files import replacing
+        with replacing(path) as temp:
+            self.to_image(scale).save(temp, "PNG")

@@ -69,7 +69,32 @@ def test_a_bad_script_or_deck_names_the_problem(tmp_path):
     _one_line_error(_play("--script", str(script), "--decks", "5c 9d / 2s 5C"),
                     "5C is dealt twice (5c in A's deck, 5C in B's)")
     _one_line_error(_play("--script", str(script), "--decks", "5c 9d / 2s"), "deck_a")
-    _one_line_error(_play("--script", str(tmp_path / "missing.txt")), "cannot read")
+    _one_line_error(_play("--script", str(tmp_path / "missing.txt")), "no such file")
+    _one_line_error(_play("--script", str(script), "--decks", ""), "decks:")
+    _one_line_error(_play("--script", ""), "--script", "an empty file name")
+
+
+def test_a_script_that_never_ends_is_refused_unread(tmp_path):
+    """/dev/zero would be read until the memory ran out, a pipe nobody writes for ever."""
+    big = tmp_path / "big.keys"
+    big.write_bytes(b"100 A0 tap\n" * 100000)  # 1.1 MB
+    for given, says in (("/dev/zero", "a device or a pipe"), ("/dev/urandom", "a device"),
+                        (places.fifo(tmp_path), "a device or a pipe"),
+                        (str(big), "larger than a script may be (1 MB)")):
+        places.one_line(places.run(["twins.desktop.play", "--script", given], timeout=60),
+                        "make play: error:", given, says)
+
+
+def test_a_png_that_cannot_be_written_whole_leaves_no_file(tmp_path):
+    script = tmp_path / "keys.txt"
+    script.write_text("100 A0 tap\n")
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    r = places.run(["twins.desktop.play", "--script", str(script), "--png",
+                    str(folder / "glass.png"), "--scale", "16"],
+                   prefix=places.full_disk(folder, size_kb=8, free_kb=4))
+    places.one_line(r, "make play: error: cannot write", "glass.png", "the disk is full")
+    assert [n for n in places.files_in(folder) if n != "other"] == []
 
 
 def test_script_limits_and_bad_bytes_are_named_with_their_line(tmp_path):
@@ -442,8 +467,9 @@ def test_a_script_saved_with_a_byte_order_mark_runs(tmp_path):
     assert "2 handled" in r.stdout
 
 
-def test_the_desktop_says_free_memory_is_not_measured_rather_than_a_number():
-    r = _play("--script", os.devnull)
+def test_the_desktop_says_free_memory_is_not_measured_rather_than_a_number(tmp_path):
+    (tmp_path / "none.keys").write_text("")
+    r = _play("--script", str(tmp_path / "none.keys"))
     assert r.returncode == 0, r.stderr
     ready = [line for line in r.stdout.splitlines() if "ready" in line]
     assert ready == ["console: ready: free memory not measured here"], r.stdout
