@@ -58,8 +58,8 @@ def read(getenv: "Callable[[str], object]", pin_of: "Callable[[str], object]",
             continue
         good = _check(s, value, pin_of)
         if good is None:
-            console("settings.toml: %s = %r is not valid (%s); using %r"
-                    % (s[0], value, s[3], s[2]))
+            console("settings.toml: %s = %s is not valid (%s); using %r"
+                    % (s[0], shown(value), s[3], s[2]))
             good = s[2]
         values[s[0]] = good
     if not pinmap.i2c_pair(values["CS_I2C_SDA"], values["CS_I2C_SCL"]):
@@ -78,6 +78,12 @@ def read(getenv: "Callable[[str], object]", pin_of: "Callable[[str], object]",
             if s[1] in ("pin", "pins"):
                 values[s[0]] = s[2]
     return values
+
+
+def shown(value: object) -> str:
+    """A value as the console shows it: its repr, cut to 24 characters."""
+    text = repr(value)
+    return text if len(text) <= 24 else text[:20] + "...'"
 
 
 def all_pins(values: dict) -> list[str]:

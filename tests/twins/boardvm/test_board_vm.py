@@ -229,6 +229,8 @@ BAD_SETTINGS = {
         'CS_KEYS_A = "GP6,GP5,GP8,GP9,GP10,GP11,GP12,GP13"\n',
         ["SDA=GP4 SCL=GP7 are not a pair", "pin GP5 used twice; using the default pin map"]),
     "a pin used twice": ('CS_PIEZO = "GP6"\n', ["pin GP6 used twice"]),
+    "a language 5,000 letters long": ('CS_LANGUAGE = "%s"\n' % ("x" * 5000),
+                                      ["CS_LANGUAGE = 'xxxxxxxxxxxxxxxxxxx...' is not valid"]),
     # an unterminated string: CircuitPython 10 takes the default; the next line is then
     # read as a bare value with a stray quote
     "a line the board cannot parse": ('CS_I2C_HZ = "400000\nCS_MENU = GP14"\n',
@@ -248,6 +250,7 @@ def test_whatever_settings_toml_says_the_board_starts(tree, tmp_path, case):
     assert r.done and not r.exceptions and not r.said("died"), r.output[-2000:]
     said = [ln for ln in r.console() if ln.startswith("settings.toml:")]
     assert len(said) == len(expected), said  # one line per ignored value
+    assert max(len(ln) for ln in said) < 200, said  # a value is shown, not echoed whole
     for text in expected:
         assert any(text in ln for ln in said), (text, said)
     assert any(r.shots["menu"])  # the menu is on the glass
