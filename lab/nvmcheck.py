@@ -18,7 +18,7 @@ from firmware.settings import Settings
 from firmware.stats import Stats, STATS_KIND
 from firmware.store import Log, Saves, _RESERVE
 from twins.desktop import virtual
-from tools.cli import Parser, bounded
+from tools.cli import Parser, bounded, ctrl_c
 
 # The Pico's flash, a Winbond W25Q16JV (datasheet, typical and maximum): a 4 KB sector
 # erase 45 / 400 ms, a 256-byte page program 0.4 / 3 ms. CircuitPython erases the sector
@@ -271,4 +271,5 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with ctrl_c("make nvm", "it writes no file"):
+        sys.exit(main())

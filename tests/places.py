@@ -60,6 +60,31 @@ def run(args, prefix=(), timeout=120, cwd=ROOT, env=None, python=sys.executable)
         pytest.fail("%s did not end in %d s" % (" ".join(args), timeout))
 
 
+def interrupted(args, after, timeout=120, cwd=ROOT, python=sys.executable):
+    """python -m args, sent Ctrl-C (SIGINT) once a line of its standard output holds the
+    text after; its CompletedProcess (text: the output before and after the signal)."""
+    import signal
+    import threading
+    p = subprocess.Popen([python, "-u", "-m"] + list(args), cwd=cwd, text=True,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    timer = threading.Timer(timeout, p.kill)
+    timer.start()
+    seen = []
+    try:
+        for line in p.stdout:
+            seen.append(line)
+            if after in line:
+                p.send_signal(signal.SIGINT)
+                break
+        out, err = p.communicate()
+    finally:
+        timer.cancel()
+    if not any(after in line for line in seen):
+        pytest.fail("%s never said %r: %s" % (" ".join(args), after, "".join(seen)[-500:]))
+    return subprocess.CompletedProcess(p.args, p.returncode, "".join(seen) + out, err)
+
+
 def one_line(result, *words):
     """Assert a command failed in words: exit status 2, no traceback, and its last line on
     stderr (after any progress lines) holding every word; returns that line."""

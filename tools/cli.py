@@ -1,6 +1,7 @@
 """Command lines that fail in words: a bad argument or input is one line that names it
 (and the line of a file it is on), then exit status 2; never a traceback."""
 import argparse
+import contextlib
 import sys
 
 from tools import files
@@ -49,3 +50,14 @@ def output_file(text):
     if problem:
         raise argparse.ArgumentTypeError(problem)
     return text
+
+
+@contextlib.contextmanager
+def ctrl_c(prog, left="nothing was left half-written"):
+    """Ctrl-C in the block ends the program with one line, '<prog>: stopped (Ctrl-C);
+    <left>', and exit status 130 (the shell's for SIGINT), not a traceback."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        print("%s: stopped (Ctrl-C); %s" % (prog, left), file=sys.stderr)
+        sys.exit(130)
