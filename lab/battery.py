@@ -101,6 +101,7 @@ def draw_day(steps, path, title):
     import matplotlib
     matplotlib.use("Agg")
     from matplotlib import pyplot
+    from tools.files import replacing
     hours = [t for t, _, _ in steps]
     fig, (top, low) = pyplot.subplots(2, 1, figsize=(8, 5), sharex=True)
     top.step(hours, [ma for _, ma, _ in steps], where="post")
@@ -114,7 +115,8 @@ def draw_day(steps, path, title):
     for axes in (top, low):
         axes.grid(True, alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=80, metadata={"Software": None})
+    with replacing(path) as temp:
+        fig.savefig(temp, dpi=80, metadata={"Software": None}, format="png")
     pyplot.close(fig)
 
 

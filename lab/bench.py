@@ -13,6 +13,7 @@ import time
 
 from twins.boardvm import mpvm
 from tools import mpy
+from tools.files import write_or_fail
 
 ROOT = mpvm.ROOT
 REPORT = os.path.join("docs", "BENCH.md")
@@ -599,8 +600,7 @@ def main(argv=None):
     text = render([d[:4] for d in done]) if report is None else splice(report, done)
     print(text)
     if args.out != "-":
-        with open(out, "w") as f:
-            f.write(text.rstrip("\n") + "\n")
+        write_or_fail(out, (text.rstrip("\n") + "\n").encode("utf-8"), "make bench")
         print("wrote " + args.out, file=sys.stderr)
 
 

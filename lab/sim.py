@@ -36,6 +36,7 @@ from engine import Game, Rules, GAME_OVER, DRAW, SUIT, RANK_OR_SUIT, DEADLOCK_FE
 from engine.bot import Bot, LEVELS, play_out
 from engine.rng import SEED_MAX
 from firmware.settings import FIELDS as _SETTINGS, Settings
+from tools.files import replacing, write_atomic
 
 # The time handicaps the HANDICAP setting offers the stronger seat, in ms: the magnitudes
 # of its handicap_ms choices (A's presses held, or B's if negative).
@@ -568,7 +569,8 @@ def plot(rows, summary, out_dir):
     def save(fig, name):
         path = os.path.join(out_dir, name)
         fig.tight_layout()
-        fig.savefig(path, dpi=110)
+        with replacing(path) as temp:
+            fig.savefig(temp, dpi=110, format="png")
         plt.close(fig)
         paths.append(path)
 
@@ -952,7 +954,8 @@ def plot_long(long, out_dir):
                  % (games[0] if games else 0, g_games[0] if g_games else 0), fontsize=10)
     fig.tight_layout()
     path = os.path.join(out_dir, "long_speed.png")
-    fig.savefig(path, dpi=110)
+    with replacing(path) as temp:
+        fig.savefig(temp, dpi=110, format="png")
     plt.close(fig)
     return path
 
@@ -978,8 +981,8 @@ def _long_only(args, seed):
                "games_per_second": round(long_size(args.long_games) / max(
                    time.monotonic() - t0, 1e-9)) if long else 0,
                "interrupted": interrupted}
-    with open(os.path.join(args.out, "summary.json"), "w") as f:
-        json.dump(summary, f, indent=1)
+    write_atomic(os.path.join(args.out, "summary.json"),
+                 json.dumps(summary, indent=1).encode("utf-8"), mode=0o644)
     paths = [plot_long(long, args.out)] if long and not args.no_plots else []
     print_long(long)
     print("%d games/s; wrote summary.json%s" % (summary["games_per_second"], "".join(
@@ -1094,8 +1097,8 @@ def main(argv=None):
         long, interrupted = _long(args, args.seed + most + auto_games)
     summary["long"] = long
     summary["interrupted"] = interrupted
-    with open(os.path.join(args.out, "summary.json"), "w") as f:
-        json.dump(summary, f, indent=1)
+    write_atomic(os.path.join(args.out, "summary.json"),
+                 json.dumps(summary, indent=1).encode("utf-8"), mode=0o644)
     paths = [] if args.no_plots or not rows else plot(rows, summary, args.out)
     if long and not args.no_plots:
         paths.append(plot_long(long, args.out))

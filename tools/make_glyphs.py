@@ -21,6 +21,7 @@ if ROOT not in sys.path:  # run as a script (tools/make_glyphs.py) rather than -
     sys.path.insert(0, ROOT)
 
 from tools import glyph_art  # noqa: E402
+from tools.files import replacing, write_atomic  # noqa: E402
 OUT_REL = "firmware/glyphs.py"
 OUT_PATH = os.path.join(ROOT, "firmware", "glyphs.py")
 NARROW_REL = "firmware/glyphs_narrow.py"
@@ -660,7 +661,8 @@ def preview(path, text=None):
                             d.rectangle([x + col * scale, y + dy + r * scale,
                                          x + (col + 1) * scale - 1, y + dy + (r + 1) * scale - 1],
                                         fill=oled_on)
-    img.save(path)
+    with replacing(path) as temp:
+        img.save(temp, "PNG")
     return img.size
 
 
@@ -690,8 +692,7 @@ def main(argv=None):
         for rel, path, out in ((OUT_REL, OUT_PATH, text), (CARDS_REL, CARDS_PATH, render_cards(g)),
                                (NARROW_REL, NARROW_PATH, render_narrow(g))):
             os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8", newline="\n") as f:
-                f.write(out)
+            write_atomic(path, out.encode("utf-8"), mode=0o644)
             print("wrote %s (%d bytes)" % (rel, len(out)))
     if a.preview:
         w, h = preview(a.preview, text)

@@ -32,6 +32,7 @@ if ROOT not in sys.path:  # run as a script rather than with -m
 
 from hardware import pinmap  # noqa: E402
 from tools import wiring_svg as svg  # noqa: E402
+from tools.files import write_atomic  # noqa: E402
 
 SVG_REL = "hardware/wiring.svg"
 MATRIX_SVG_REL = "hardware/wiring-matrix.svg"
@@ -384,8 +385,7 @@ def write(root=None, files=None):
     for rel, text in files.items():
         path = os.path.join(root, rel)
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(text.encode("utf-8"))
+        write_atomic(path, text.encode("utf-8"), mode=0o644)
     return sorted(files)
 
 

@@ -29,6 +29,7 @@ import tempfile
 
 from twins.chip import chip
 from tools.cli import Parser
+from tools.files import write_atomic
 
 NVM_START, NVM_END, PAGE = chip.NVM_START, chip.NVM_END, chip.PAGE
 nvm_commands, counted = chip.nvm_commands, chip.counted  # (chip.py's figures count them too)
@@ -354,8 +355,7 @@ def write_doc(lines, path):
         text = text[:a] + block + text[b:]
     else:
         text = text.rstrip("\n") + "\n\n" + block + "\n"
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
+    write_atomic(path, text.encode("utf-8"), mode=0o644)
 
 
 def main(argv=None):
