@@ -21,12 +21,18 @@ def namespace(folder, setup):
             setup + ' && shift && exec "$@"', "sh", str(folder)]
 
 
-def full_disk(folder, size_kb=64, free_kb=0):
+def full_disk(folder, size_kb=64, free_kb=0, seen=None):
     """A command prefix under which folder is a disk of size_kb with free_kb left (the rest
-    taken by a file named 'other')."""
-    return namespace(folder, 'mount -t tmpfs -o size=%dk tmpfs "$1" && '
-                             '(head -c %d /dev/zero > "$1/other" 2>/dev/null; true)'
-                     % (size_kb, (size_kb - free_kb) * 1024))
+    taken by a file named 'other'). The disk goes with the command's namespace: seen, a
+    folder, receives a copy of what the command left on it (else nothing outside can)."""
+    prefix = namespace(folder, 'mount -t tmpfs -o size=%dk tmpfs "$1" && '
+                               '(head -c %d /dev/zero > "$1/other" 2>/dev/null; true)'
+                       % (size_kb, (size_kb - free_kb) * 1024))
+    if seen is None:
+        return prefix
+    os.makedirs(str(seen), exist_ok=True)
+    return prefix + ["sh", "-c", 'seen=$1; shift; "$@"; rc=$?; cp -a "$0/." "$seen/" && '
+                     'exit $rc; exit 99', str(folder), str(seen)]
 
 
 def read_only(folder):
