@@ -9,8 +9,10 @@ apart (a plunger onto the switch's stem, a flange under the top, a shaft through
 Writes dist/case/california-speed-{top,bottom,door,caps}.stl, every part where it sits on
 the assembled handheld (mm; x to the right, y up from A's edge, z up from the board's back):
 .venv/bin/python -m tools.case [--placement FILE] [--out DIR] [--picture PNG]
+A table no case can be built from (a part off the board, switches on each other, a board
+no 220 mm printer bed takes) is refused in a line; the parts are written whole, or none is.
 """
-import argparse
+import contextlib
 import json
 import math
 import os
@@ -21,11 +23,12 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 import trimesh  # noqa: E402
-from manifold3d import CrossSection, JoinType, Manifold, OpType  # noqa: E402
+from manifold3d import CrossSection, Error, JoinType, Manifold, OpType  # noqa: E402
 
-from tools.cli import Parser, fail as cli_fail, output_file, read_text  # noqa: E402
-from tools.files import input_problem  # noqa: E402
-from tools.pcb import NAME, OLED_GLASS, PICO_L  # noqa: E402
+from tools.cli import Parser, fail as cli_fail, output_file  # noqa: E402
+from tools.files import (FileProblem, cannot_write, folder_problem, read_json,  # noqa: E402
+                         replacing)
+from tools.pcb import NAME, OLED_GLASS, PICO_L, PICO_W  # noqa: E402
 
 PROG = "make case"
 PLACEMENT = os.path.join(ROOT, "hardware", "pcb", "placement.json")
@@ -62,6 +65,7 @@ SCREW_R = 1.45  # M2.5 clearance through the bottom
 HEAD_R, HEAD_DEPTH = 2.6, 1.6  # the screw head's counterbore in the floor
 
 GRILLE_R, GRILLE_PITCH = 0.8, 3.0  # the sound holes over the piezo
+SW_BODY = 6.0                  # the switch's body is 6 x 6 mm (as HEIGHTS)
 CAP_HOLE_R = 3.0               # the top's hole for each cap's shaft
 CAP_SHAFT_R = 2.7              # 0.3 mm round it
 CAP_PROUD = 1.5                # the shaft stands this far above the top
@@ -85,51 +89,136 @@ LEVER_TRAVEL, LEVER_SLOT_H = 2.0, 5.5
 DOOR_RAIL, DOOR_GAP = 1.5, 0.2  # the door's rails under the floor's edges; its play
 
 
+BED = 220.0  # a common printer's bed (mm): the case's outside must fit on it
+BOARD_SIZES = (PICO_W, BED - 2 * (CLEAR + WALL))  # each side: the Pico across it, up to the bed
+SIDES = ("front", "back")
+
+
 class PlacementError(Exception):
     pass
 
 
 def load(path):
     """placement.json as {board: (width, height), parts: [...]}, or PlacementError saying
-    in a line what is wrong with it."""
-    problem = input_problem(path)
-    if problem:
-        raise PlacementError(problem)
-    text, problem = read_text(path)
-    if text is None:
-        raise PlacementError(problem)
+    in a line what is wrong with it: a case that cannot be built is refused here."""
     try:
-        data = json.loads(text)
-    except ValueError as e:
-        raise PlacementError("%s is not JSON (%s)" % (path, e))
+        data = read_json(path, "placement")
+    except FileProblem as e:
+        raise PlacementError(str(e))
     shape = ("%s is not a placement table of make pcb (a board's width and height, parts "
              "with ref, side, x, y, rotation and box): run make pcb to write it again" % path)
-    try:
-        width, height = float(data["board"]["width"]), float(data["board"]["height"])
-        parts = [{"ref": str(p["ref"]), "side": p["side"], "x": float(p["x"]),
-                  "y": float(p["y"]), "rotation": float(p["rotation"]),
-                  "box": [float(v) for v in p["box"]]} for p in data["parts"]]
-    except (KeyError, TypeError, ValueError):
+    if not (isinstance(data, dict) and isinstance(data.get("board"), dict)
+            and isinstance(data.get("parts"), list)):
         raise PlacementError(shape)
-    numbers = [width, height] + [v for p in parts for v in [p["x"], p["y"], p["rotation"]]
-                                 + p["box"]]
-    if not all(math.isfinite(v) for v in numbers) or width <= 0 or height <= 0:
-        raise PlacementError("%s: a size or position that is not a number of millimetres "
-                             "(NaN, infinite, or a board of no size)" % path)
-    for p in parts:
-        if len(p["box"]) != 4 or p["side"] not in ("front", "back"):
-            raise PlacementError("%s: part %s has no box x0 y0 x1 y1 and side front or "
-                                 "back" % (path, p["ref"]))
-        if kind(p) not in HEIGHTS:
-            raise PlacementError("%s: the case knows no height for part %s: add its kind "
-                                 "%r to HEIGHTS in tools/case.py" % (path, p["ref"], kind(p)))
+    size = []
+    for side in ("width", "height"):
+        mm = number(data["board"].get(side), path, "the board's " + side)
+        if not BOARD_SIZES[0] <= mm <= BOARD_SIZES[1]:
+            raise PlacementError(
+                "%s: the board's %s is %g mm: the case takes a board of %g to %g mm a side "
+                "(the Pico across it; the case, %g mm wider, on a %g mm printer bed)"
+                % ((path, side, mm) + BOARD_SIZES + (2 * (CLEAR + WALL), BED)))
+        size.append(mm)
+    parts = [read_part(p, path, shape, size) for p in data["parts"]]
     refs = {kind(p) for p in parts}
     for k, what in (("SW", "switches SW1.."), ("J", "OLED J1"), ("U", "Pico U1"),
                     ("LS", "piezo LS1"), ("BT", "battery holder BT1"),
                     ("SWP", "power switch SWP1"), ("H", "mounting holes H1..")):
         if k not in refs:
             raise PlacementError("%s has no %s: run make pcb to write it again" % (path, what))
-    return {"board": (width, height), "parts": parts}
+    placement = {"board": tuple(size), "parts": parts}
+    switches_apart(placement, path)
+    oled = of(placement, "J")[0]
+    (gx, gy), (gw, gh) = on_board(oled, *GLASS_CENTRE), GLASS_SIZE
+    if not within(size, [gx - gw / 2, gy - gh / 2, gx + gw / 2, gy + gh / 2]):
+        raise PlacementError("%s: the glass of OLED %s, at (%g, %g), is off the board "
+                             "(%g x %g mm): its window would be over nothing"
+                             % ((path, oled["ref"], gx, gy) + tuple(size)))
+    return placement
+
+
+def number(value, path, what):
+    """A finite JSON number as a float, else PlacementError: true or "12" is not one."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value):
+        raise PlacementError("%s: %s is %s, not a number" % (path, what,
+                                                             json.dumps(value)[:40]))
+    return float(value)
+
+
+def read_part(p, path, shape, board):
+    """One part of the table, its numbers numbers, its box a box, the whole on the board."""
+    if not (isinstance(p, dict) and isinstance(p.get("ref"), str)):
+        raise PlacementError(shape)
+    ref = p["ref"]
+    for k in ("side", "x", "y", "rotation", "box"):
+        if k not in p:
+            raise PlacementError("%s: part %s has no %s: run make pcb to write the table "
+                                 "again" % (path, ref, k))
+    x, y, rotation = (number(p[k], path, "part %s's %s" % (ref, k))
+                      for k in ("x", "y", "rotation"))
+    if p["side"] not in SIDES:
+        raise PlacementError("%s: part %s's side is %s, not front or back"
+                             % (path, ref, json.dumps(p["side"])[:40]))
+    if not isinstance(p["box"], list) or len(p["box"]) != 4:
+        raise PlacementError("%s: part %s's box is %s, not four numbers x0 y0 x1 y1"
+                             % (path, ref, json.dumps(p["box"])[:40]))
+    box = [number(v, path, "part %s's box" % ref) for v in p["box"]]
+    if not (box[0] < box[2] and box[1] < box[3]):
+        raise PlacementError("%s: part %s's box %s is inverted: x0 y0 x1 y1 with x0 < x1 "
+                             "and y0 < y1" % (path, ref, " ".join("%g" % v for v in box)))
+    if not within(board, box) or not within(board, [x, y, x, y]):
+        raise PlacementError("%s: part %s, at (%g, %g) in a box %s, is off the board "
+                             "(%g x %g mm): every part must lie within its outline"
+                             % ((path, ref, x, y, " ".join("%g" % v for v in box))
+                                + tuple(board)))
+    part = {"ref": ref, "side": p["side"], "x": x, "y": y, "rotation": rotation, "box": box}
+    if kind(part) not in HEIGHTS:
+        raise PlacementError("%s: the case knows no height for part %s: add its kind %r to "
+                             "HEIGHTS in tools/case.py" % (path, ref, kind(part)))
+    return part
+
+
+def within(board, box):
+    """Whether a box (x0, y0, x1, y1, board mm) lies within the board's outline."""
+    return 0 <= box[0] and 0 <= box[1] and box[2] <= board[0] and box[3] <= board[1]
+
+
+def switches_apart(placement, path):
+    """PlacementError unless no two switches' bodies overlap and their caps' flanges
+    (under the plate) cannot touch."""
+    seen = []
+    for sw in of(placement, "SW"):
+        for other in seen:
+            if overlap(body(sw), body(other)):
+                raise PlacementError("%s: switches %s and %s overlap: each switch's %g x %g "
+                                     "mm body needs a place of its own"
+                                     % (path, other["ref"], sw["ref"], SW_BODY, SW_BODY))
+            apart = math.dist(centre(sw), centre(other))
+            if apart < 2 * CAP_FLANGE_R:
+                raise PlacementError("%s: switches %s and %s are %.2f mm apart: their caps "
+                                     "need %g mm between centres"
+                                     % (path, other["ref"], sw["ref"], apart,
+                                        2 * CAP_FLANGE_R))
+        seen.append(sw)
+
+
+def body(sw):
+    """The corners of a switch's body round its box's centre, turned as the switch is."""
+    (x, y), a, h = centre(sw), math.radians(sw["rotation"]), SW_BODY / 2
+    return [(x + dx * math.cos(a) + dy * math.sin(a), y - dx * math.sin(a) + dy * math.cos(a))
+            for dx, dy in ((-h, -h), (h, -h), (h, h), (-h, h))]
+
+
+def overlap(a, b):
+    """Whether two convex outlines overlap: no side of either separates them."""
+    for outline in (a, b):
+        for (x0, y0), (x1, y1) in zip(outline, outline[1:] + outline[:1]):
+            normal = (y0 - y1, x1 - x0)
+            pa, pb = ([normal[0] * x + normal[1] * y for x, y in o] for o in (a, b))
+            if max(pa) <= min(pb) or max(pb) <= min(pa):
+                return False
+    return True
 
 
 def kind(part):
@@ -330,9 +419,30 @@ def build(placement):
     return {name: make(c) for name, make in PARTS}
 
 
-def write_stl(solid, path):
-    mesh = solid.to_mesh()
-    trimesh.Trimesh(mesh.vert_properties[:, :3], mesh.tri_verts, process=False).export(path)
+def mesh(solid):
+    """A manifold's triangles as the trimesh written to its STL."""
+    m = solid.to_mesh()
+    return trimesh.Trimesh(m.vert_properties[:, :3], m.tri_verts, process=False)
+
+
+def unsound(solid, triangles):
+    """'' when a part is a closed mesh with a volume, else what is wrong with it."""
+    if solid.is_empty() or not len(triangles.faces) or solid.volume() <= 0:
+        return "comes out empty"
+    if solid.status() != Error.NoError:
+        return "is not a solid (%s)" % solid.status().name
+    if not triangles.is_watertight:
+        return "comes out open (not a closed mesh)"
+    return ""
+
+
+@contextlib.contextmanager
+def writing(path):
+    """Stop in one line when path cannot be written."""
+    try:
+        yield
+    except OSError as e:
+        cli_fail(PROG, cannot_write(path, e))
 
 
 def picture(solids, path):
@@ -384,26 +494,41 @@ def main(argv=None):
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         cli_fail(PROG, "--out %s is not a folder: give a folder (it is made if missing)"
                  % args.out)
+    problem = folder_problem(args.out, "--out " + args.out, make=True)
+    if problem:
+        cli_fail(PROG, problem)
     try:
         placement = load(args.placement)
     except PlacementError as e:
         cli_fail(PROG, "--placement %s" % e)
+    solids = build(placement)
+    meshes = {name: mesh(solid) for name, solid in solids.items()}
+    for name, solid in solids.items():
+        problem = unsound(solid, meshes[name])
+        if problem:
+            cli_fail(PROG, "--placement %s: the case's %s %s: nothing written"
+                     % (args.placement, name, problem))
     try:
         os.makedirs(args.out, exist_ok=True)
     except OSError as e:
         cli_fail(PROG, "--out %s: cannot make the folder (%s)" % (args.out, e.strerror or e))
-    if not os.access(args.out, os.W_OK | os.X_OK):
-        cli_fail(PROG, "--out %s: cannot write in it (no permission, or read-only)" % args.out)
-    solids = build(placement)
-    for name, solid in solids.items():
-        path = os.path.join(args.out, "%s-%s.stl" % (NAME, name))
-        write_stl(solid, path)
-        x0, y0, z0, x1, y1, z1 = solid.bounding_box()
-        print("%s: wrote %s (%.1f x %.1f x %.1f mm, %.1f cm3)" % (
-            PROG, os.path.relpath(path), x1 - x0, y1 - y0, z1 - z0, solid.volume() / 1000))
-    if args.picture:
-        picture(solids, args.picture)
-        print("%s: drew %s" % (PROG, os.path.relpath(args.picture)))
+    said = []
+    # every file under a temporary name first, then all renamed: one that cannot be
+    # written leaves every old one as it was
+    with contextlib.ExitStack() as outputs:
+        for name, solid in solids.items():
+            path = os.path.join(args.out, "%s-%s.stl" % (NAME, name))
+            outputs.enter_context(writing(path))
+            meshes[name].export(outputs.enter_context(replacing(path)), file_type="stl")
+            x0, y0, z0, x1, y1, z1 = solid.bounding_box()
+            said.append("wrote %s (%.1f x %.1f x %.1f mm, %.1f cm3)" % (
+                os.path.relpath(path), x1 - x0, y1 - y0, z1 - z0, solid.volume() / 1000))
+        if args.picture:
+            outputs.enter_context(writing(args.picture))
+            picture(solids, outputs.enter_context(replacing(args.picture)))
+            said.append("drew %s" % os.path.relpath(args.picture))
+    for line in said:
+        print("%s: %s" % (PROG, line))
 
 
 if __name__ == "__main__":
