@@ -13,14 +13,19 @@ It needs KiCad 9's pcbnew, which imports in Debian's /usr/bin/python3 (not in a 
 /usr/bin/python3 -m tools.pcb [--out DIR] [--dist DIR] [--docs DIR] [--no-pictures];
 /usr/bin/python3 -m tools.pcb --nets-of BOARD reads a board's copper back into the
 nets.json beside it, which the chip twin's matrix build is wired from (make chip --nets).
+KiCad works in a private temporary folder; every output is then written under a temporary
+name beside it and all are renamed into place together, so a failure or Ctrl-C leaves
+every file as it was.
 """
-import argparse
+import contextlib
 import csv
 import heapq
+import io
 import json
 import math
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -33,7 +38,7 @@ if ROOT not in sys.path:
 
 from hardware import pinmap  # noqa: E402
 from hardware.keymap import MATRIX_KEYMAP, place_of, player_of, is_far  # noqa: E402
-from tools.files import input_problem  # noqa: E402
+from tools import cli, files  # noqa: E402
 
 NAME = "california-speed"
 LIBS = "/usr/share/kicad/footprints"
@@ -94,10 +99,12 @@ PARTS = {  # value, (library, footprint), manufacturer part number, build note
 }
 
 
+PROG = "make pcb"
+
+
 def fail(message):
     """One line on stderr and exit 2."""
-    print("make pcb: " + message, file=sys.stderr)
-    raise SystemExit(2)
+    cli.fail(PROG, message)
 
 
 try:
@@ -738,37 +745,48 @@ def pour(b, r):
                 r.add(Shape(n, (0, 1), p, p, VIA / 2 + 0.3), "GND")
 
 
+# --- the files --------------------------------------------------------------------------
+
 LIB_TABLE = """(fp_lib_table
 \t(version 7)
 \t(lib (name "%s")(type "KiCad")(uri "${KIPRJMOD}/%s.pretty")(options "")(descr "The handheld's own footprints, made by tools/pcb.py"))
 %s)
 """
+MADE_FOOTPRINTS = {"U1": "RaspberryPi_Pico_Castellated", "J1": "SSD1306_OLED_I2C_Module"}
+# What make pcb writes: the KiCad project (--out), the fab's files (--dist), the pictures (--docs)
+KICAD_FILES = (NAME + ".kicad_pcb", NAME + ".kicad_pro", "fp-lib-table") + tuple(
+    os.path.join(LIB + ".pretty", name + ".kicad_mod") for name in MADE_FOOTPRINTS.values())
+PROJECT = KICAD_FILES + ("nets.json", "placement.json")
+FAB = (NAME + "-gerbers.zip", NAME + "-bom.csv", NAME + "-placement.csv")
+PICTURES = ("pcb-front.png", "pcb-back.png")
 
 
-def write_project(b, out):
-    """hardware/pcb/: the board, its project file, its footprint library and its table."""
-    os.makedirs(out, exist_ok=True)
-    lib = os.path.join(out, LIB + ".pretty")
-    if os.path.isdir(lib):
-        shutil.rmtree(lib)
+def save(path, board):
+    """pcbnew.SaveBoard, or stop in words."""
+    if not pcbnew.SaveBoard(path, board):
+        fail("pcbnew could not save the board as %s" % path)
+
+
+def write_project(b, work):
+    """The KiCad project in the folder work: the board, its project file, its footprint
+    library and its table. Returns the board loaded back with its zones filled (pcbnew fills
+    zones only on a board loaded with its project); the run loads no other, since every
+    LoadBoard after a process's first prints 12 lines of wxWidgets' debug output."""
+    lib = os.path.join(work, LIB + ".pretty")
     os.makedirs(lib)
     libs = sorted({PARTS[k][1][0] for k in PARTS} - {LIB})
     std = "".join('\t(lib (name "%s")(type "KiCad")(uri "${KICAD9_FOOTPRINT_DIR}/%s.pretty")'
                   '(options "")(descr ""))\n' % (n, n) for n in libs)
-    with open(os.path.join(out, "fp-lib-table"), "w") as f:
+    with open(os.path.join(work, "fp-lib-table"), "w") as f:
         f.write(LIB_TABLE % (LIB, LIB, std))
-    path = os.path.join(out, NAME + ".kicad_pcb")
-    pcbnew.SaveBoard(path, b.board)
-    # pcbnew fills zones only on a board loaded with its project: load it back, fill, save
+    path = os.path.join(work, NAME + ".kicad_pcb")
+    save(path, b.board)
     bd = pcbnew.LoadBoard(path)
     rules(bd)
     pcbnew.ZONE_FILLER(bd).Fill(bd.Zones())
-    pcbnew.SaveBoard(path, bd)
-    prl = os.path.join(out, NAME + ".kicad_prl")
-    if os.path.exists(prl):
-        os.remove(prl)
+    save(path, bd)
     # the two made footprints, as they are on the board, into the project's library
-    for ref in ("U1", "J1"):
+    for ref in MADE_FOOTPRINTS:
         fp = pcbnew.FOOTPRINT(b.parts[ref])
         fp.SetPosition(pt(0, 0))
         fp.SetOrientationDegrees(0)
@@ -776,14 +794,19 @@ def write_project(b, out):
         for p in fp.Pads():
             p.SetNetCode(0)
         pcbnew.PCB_IO_MGR.PluginFind(pcbnew.PCB_IO_MGR.KICAD_SEXP).FootprintSave(lib, fp)
-    return path
+    return bd
 
 
-def read_back(path):
+def loaded(board):
+    """board itself, or the board in the file it names."""
+    return pcbnew.LoadBoard(board) if isinstance(board, str) else board
+
+
+def read_back(board):
     """What the board joins, read from its copper (pcbnew's nets, not their names): for each
     key of the matrix the GPIO its switch's column and its diode's row reach, and the GPIO
     of MENU, the piezo and the OLED's SDA and SCL. The form of nets.json."""
-    bd = pcbnew.LoadBoard(path)
+    bd = loaded(board)
     parts = {fp.GetReference(): fp for fp in bd.Footprints()}
     gp_of_pin = {p: "GP%d" % g for g, p in PICO_GPIO.items()}
     gpio_of_net = {}
@@ -813,13 +836,12 @@ def read_back(path):
             "SDA": reach("J1", 4), "SCL": reach("J1", 3)}
 
 
-def placement(path):
+def placement(board):
     """Each part: reference, value, side, position and rotation (mm, degrees; y down from
     the board's top left, A's edge at the bottom) and its courtyard's size: the form of
     placement.json, for the case."""
-    bd = pcbnew.LoadBoard(path)
     parts = []
-    for fp in sorted(bd.Footprints(), key=lambda f: f.GetReference()):
+    for fp in sorted(loaded(board).Footprints(), key=lambda f: f.GetReference()):
         side = pcbnew.B_CrtYd if fp.IsFlipped() else pcbnew.F_CrtYd
         box = fp.GetCourtyard(side).BBox()
         x, y = mm(fp.GetPosition())
@@ -831,11 +853,10 @@ def placement(path):
     return {"board": {"width": round(W, 3), "height": round(H, 3)}, "parts": parts}
 
 
-def bom(path):
+def bom(board):
     """The board's parts by kind: [(value, part number, quantity, references)]."""
-    bd = pcbnew.LoadBoard(path)
     rows = {}
-    for fp in bd.Footprints():
+    for fp in loaded(board).Footprints():
         ref = fp.GetReference()
         kind = ref.rstrip("0123456789")
         if kind == "H":
@@ -847,80 +868,236 @@ def bom(path):
             for (v, n), refs in sorted(rows.items())]
 
 
-def write_json(path, data):
-    with open(path, "w") as f:
-        json.dump(data, f, indent=1, sort_keys=True)
-        f.write("\n")
+def json_bytes(data):
+    return (json.dumps(data, indent=1, sort_keys=True) + "\n").encode()
 
 
-def run(args):
-    """kicad-cli, saying what failed in one line."""
-    p = subprocess.run(["kicad-cli"] + args, capture_output=True, text=True)
+def csv_bytes(header, rows):
+    text = io.StringIO()
+    w = csv.writer(text)
+    w.writerow(header)
+    w.writerows(rows)
+    return text.getvalue().encode()
+
+
+def run(args, work):
+    """kicad-cli, saying what failed in one line. Its settings are a fresh set in work, so
+    none of the user's KiCad settings (colours, 3D model paths) enters the files, and its
+    temporary files go there too."""
+    env = dict(os.environ, KICAD_CONFIG_HOME=os.path.join(work, "kicad-settings"),
+               TMPDIR=work)
+    p = subprocess.run(["kicad-cli"] + args, capture_output=True, text=True, env=env,
+                       stdin=subprocess.DEVNULL)
+    if p.returncode == -signal.SIGINT:  # Ctrl-C reached it first
+        raise KeyboardInterrupt
     if p.returncode:
-        fail("kicad-cli %s failed: %s" % (" ".join(args[:3]), (p.stderr or p.stdout).strip()
-                                          .splitlines()[-1:]))
+        said = (p.stderr or p.stdout).strip().splitlines()
+        fail("kicad-cli %s failed: %s" % (" ".join(args[:3]), said[-1] if said else
+                                          "exit status %d" % p.returncode))
     return p
 
 
-def write_dist(path, dist):
-    """dist/pcb/: the fab's zip (gerbers and drills), the BOM and the placement."""
-    if os.path.isdir(dist):
-        shutil.rmtree(dist)
-    os.makedirs(dist)
-    with tempfile.TemporaryDirectory() as tmp:
-        run(["pcb", "export", "gerbers", "--no-x2", "--no-netlist", "-l",
-             "F.Cu,B.Cu,F.Mask,B.Mask,F.Silkscreen,B.Silkscreen,Edge.Cuts", "-o", tmp + "/",
-             path])
-        run(["pcb", "export", "drill", "--format", "excellon", "--excellon-separate-th",
-             "-o", tmp + "/", path])
-        with zipfile.ZipFile(os.path.join(dist, NAME + "-gerbers.zip"), "w",
-                             zipfile.ZIP_DEFLATED) as z:
-            for name in sorted(os.listdir(tmp)):
-                z.write(os.path.join(tmp, name), name)
-    with open(os.path.join(dist, NAME + "-bom.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["value", "part_number", "quantity", "references"])
-        w.writerows(bom(path))
-    with open(os.path.join(dist, NAME + "-placement.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["ref", "value", "side", "x_mm", "y_mm", "rotation"])
-        for p in placement(path)["parts"]:
-            w.writerow([p["ref"], p["value"], p["side"], p["x"], p["y"], p["rotation"]])
+def fab_files(path, board, work):
+    """dist/pcb/'s files, {name: bytes}: the fab's zip (gerbers and drills of the board
+    file path), the BOM and the placement."""
+    fab = os.path.join(work, "fab")
+    os.makedirs(fab)
+    run(["pcb", "export", "gerbers", "--no-x2", "--no-netlist", "-l",
+         "F.Cu,B.Cu,F.Mask,B.Mask,F.Silkscreen,B.Silkscreen,Edge.Cuts", "-o", fab + "/", path],
+        work)
+    run(["pcb", "export", "drill", "--format", "excellon", "--excellon-separate-th",
+         "-o", fab + "/", path], work)
+    zipped = io.BytesIO()
+    with zipfile.ZipFile(zipped, "w", zipfile.ZIP_DEFLATED) as z:
+        for name in sorted(os.listdir(fab)):
+            z.write(os.path.join(fab, name), name)
+    parts = [[p["ref"], p["value"], p["side"], p["x"], p["y"], p["rotation"]]
+             for p in placement(board)["parts"]]
+    return dict(zip(FAB, (
+        zipped.getvalue(),
+        csv_bytes(["value", "part_number", "quantity", "references"], bom(board)),
+        csv_bytes(["ref", "value", "side", "x_mm", "y_mm", "rotation"], parts))))
 
 
-def write_pictures(path, docs):
-    """docs/pcb-front.png and docs/pcb-back.png: kicad-cli's render (no 3D models)."""
-    for side in ("front", "back"):
-        run(["pcb", "render", "--side", "top" if side == "front" else "bottom",
-             "--width", "1200", "--height", "1070", "--background", "opaque", "--quality",
-             "basic", "-o", os.path.join(docs, "pcb-%s.png" % side), path])
+def kicad_made(path):
+    """The bytes of a file KiCad made in the work folder, or stop in words."""
+    try:
+        return files.read_bytes(path, "board")
+    except files.FileProblem as e:
+        fail("KiCad made no %s: %s" % (os.path.basename(path), e))
+
+
+def pictures(board, work):
+    """docs/'s pictures of both sides, {name: bytes}: kicad-cli's render of a copy of the
+    board with its parts' 3D models taken off (board's too), so that they are the same
+    whichever KiCad packages are installed (kicad-packages3d would draw the parts)."""
+    folder = os.path.join(work, "render")
+    os.makedirs(folder)
+    for fp in board.Footprints():
+        fp.Models().clear()
+    path = os.path.join(folder, NAME + ".kicad_pcb")
+    save(path, board)
+    made = {}
+    for name, side in zip(PICTURES, ("top", "bottom")):
+        png = os.path.join(folder, name)
+        run(["pcb", "render", "--side", side, "--width", "1200", "--height", "1070",
+             "--background", "opaque", "--quality", "basic", "-o", png, path], work)
+        made[name] = kicad_made(png)
+    return made
+
+
+@contextlib.contextmanager
+def scratch():
+    """A private temporary folder for KiCad's work, removed at the end; a file that cannot
+    be written there stops the run in one line."""
+    try:
+        with tempfile.TemporaryDirectory(prefix="make-pcb-") as work:
+            yield work
+    except OSError as e:
+        fail("%s (the temporary folder KiCad works in; TMPDIR says where)"
+             % files.cannot_write(e.filename or tempfile.gettempdir(), e))
+
+
+def put(made):
+    """Write every file of made ({path: bytes}) under a temporary name beside it, then
+    rename them all into place: a failure (one line) or Ctrl-C before the renames leaves
+    every file as it was and no temporary one."""
+    where = None
+    interrupt = signal.getsignal(signal.SIGINT)
+    try:
+        with contextlib.ExitStack() as renames:
+            for where, data in made.items():
+                os.makedirs(os.path.dirname(where), exist_ok=True)
+                with open(renames.enter_context(files.replacing(where)), "wb") as f:
+                    f.write(data)
+            # the renames, on leaving the block, take a moment: no Ctrl-C splits them
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except OSError as e:
+        fail(files.cannot_write(getattr(e, "filename2", None) or where, e))
+    signal.signal(signal.SIGINT, interrupt)
+
+
+def shown(path):
+    """path as a user would type it: relative to here if it is below here."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def places(args):
+    """Where this run writes: [(option, folder, the names of its files there)]."""
+    out = [("--out", args.out, PROJECT)]
+    if not args.board_only:
+        out.append(("--dist", args.dist, FAB))
+        if not args.no_pictures:
+            out.append(("--docs", args.docs, PICTURES))
+    return out
+
+
+def place_problem(option, folder, names):
+    """'' when every file of names can be written in folder (made if missing), else why
+    not, in one line."""
+    for name in names:
+        path = os.path.join(folder, name)
+        problem = files.folder_problem(os.path.dirname(path), "%s %s" % (option, folder),
+                                       make=True)
+        if problem:
+            return problem
+        if os.path.lexists(path) and files.output_problem(path):
+            return "%s %s: %s" % (option, folder, files.output_problem(path))
+    return ""
+
+
+def make(args):
+    """The board: its KiCad project into --out, the fab's files into --dist and the pictures
+    into --docs (as asked), each place checked before any work."""
+    for option, folder, names in places(args):
+        problem = place_problem(option, folder, names)
+        if problem:
+            fail(problem)
+    need_pcbnew()
+    made = {}
+    with scratch() as work:
+        print("make pcb: placing and routing the board", flush=True)
+        pcbnew.KIID.SeedGenerator(36)
+        b = build()
+        pour(b, route(b))
+        bd = write_project(b, work)
+        for name in KICAD_FILES:
+            made[os.path.join(args.out, name)] = kicad_made(os.path.join(work, name))
+        made[os.path.join(args.out, "nets.json")] = json_bytes(read_back(bd))
+        made[os.path.join(args.out, "placement.json")] = json_bytes(placement(bd))
+        board = os.path.join(work, NAME + ".kicad_pcb")
+        if not args.board_only:
+            print("make pcb: the fab's files (gerbers, drills, BOM, placement)", flush=True)
+            for name, data in fab_files(board, bd, work).items():
+                made[os.path.join(args.dist, name)] = data
+            if not args.no_pictures:
+                print("make pcb: the pictures of both sides", flush=True)
+                for name, data in pictures(bd, work).items():
+                    made[os.path.join(args.docs, name)] = data
+    put(made)
+    print("make pcb: wrote %s (%.1f x %.1f mm)" % (
+        shown(os.path.join(args.out, NAME + ".kicad_pcb")), W, H))
+
+
+def nets_json(board):
+    return os.path.join(os.path.dirname(os.path.abspath(board)), "nets.json")
 
 
 def nets_of(board):
     """make pcb --nets-of BOARD: BOARD's nets.json, beside it."""
-    problem = input_problem(board)
-    if problem or not board.endswith(".kicad_pcb"):
-        fail("--nets-of %s" % (problem or "%s is not a KiCad board (.kicad_pcb)" % board))
+    out = nets_json(board)
+    problem = files.input_problem(board)
+    if not problem and not board.endswith(".kicad_pcb"):
+        problem = "%s is not a KiCad board (.kicad_pcb)" % board
+    if not problem and files.output_problem(out):
+        problem = "%s: %s" % (board, files.output_problem(out))
+    if problem:
+        fail("--nets-of %s" % problem)
     need_pcbnew()
     try:
-        nets = read_back(board)
-    except Exception:  # (pcbnew's IO_ERROR, no board at all, or a board without our parts)
-        fail("--nets-of %s: not a board of this project: KiCad reads no Pico U1 with the "
-             "switches SW1..SW25, the OLED J1 and the piezo LS1 in it" % board)
-    out = os.path.join(os.path.dirname(os.path.abspath(board)), "nets.json")
-    write_json(out, nets)
-    print("make pcb: wrote %s (the copper of %s)" % (out, board))
+        data = files.read_bytes(board, "board")
+    except files.FileProblem as e:
+        fail("--nets-of %s" % e)
+    with scratch() as work:
+        copy = os.path.join(work, os.path.basename(board))
+        with open(copy, "wb") as f:
+            f.write(data)
+        try:
+            nets = read_back(copy)
+        except Exception:  # (pcbnew's IO_ERROR, no board at all, or a board without our parts)
+            fail("--nets-of %s: not a board of this project: KiCad reads no Pico U1 with the "
+                 "switches SW1..SW25, the OLED J1 and the piezo LS1 in it" % board)
+    files.write_or_fail(out, json_bytes(nets), PROG)
+    print("make pcb: wrote %s (the copper of %s)" % (shown(out), board))
+
+
+def untouched(args):
+    """What a stopped run leaves as it was, in words."""
+    if args.nets_of is not None:
+        return shown(nets_json(args.nets_of)) + " is as it was"
+    names = [shown(folder) for _, folder, _ in places(args)]
+    if len(names) == 1:
+        return names[0] + " is as it was"
+    return ", ".join(names[:-1]) + " and " + names[-1] + " are as they were"
+
+
+def stop(signum, frame):
+    """Ctrl-C: stop once, and let no second one cut short the clearing up."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="make pcb", description=__doc__.split("\n")[0])
+    ap = cli.Parser(prog=PROG, description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=os.path.join(ROOT, "hardware", "pcb"),
                     help="the KiCad project's folder (default hardware/pcb)")
     ap.add_argument("--dist", default=os.path.join(ROOT, "dist", "pcb"),
                     help="the fab's files (default dist/pcb)")
     ap.add_argument("--docs", default=os.path.join(ROOT, "docs"),
                     help="where the pictures go (default docs)")
-    ap.add_argument("--no-pictures", action="store_true", help="skip the pictures (12 s each)")
+    ap.add_argument("--no-pictures", action="store_true",
+                    help="skip the pictures (the slowest part)")
     ap.add_argument("--board-only", action="store_true",
                     help="write only the KiCad project (no dist/, no pictures)")
     ap.add_argument("--nets-of", metavar="BOARD",
@@ -928,25 +1105,16 @@ def main(argv=None):
                          "it, which make chip ARGS=\"--keys matrix --nets FILE\" wires the "
                          "chip from (a board a teacher edited, say)")
     args = ap.parse_args(argv)
-    if args.nets_of:
-        return nets_of(args.nets_of)
-    for what, d in (("--out", args.out), ("--dist", args.dist), ("--docs", args.docs)):
-        if os.path.exists(d) and not os.path.isdir(d):
-            fail("%s %s is not a folder: give a folder (it is made if missing)" % (what, d))
-    need_pcbnew()
-    pcbnew.KIID.SeedGenerator(36)
-    b = build()
-    r = route(b)
-    pour(b, r)
-    path = write_project(b, args.out)
-    write_json(os.path.join(args.out, "nets.json"), read_back(path))
-    write_json(os.path.join(args.out, "placement.json"), placement(path))
-    if not args.board_only:
-        write_dist(path, args.dist)
-        if not args.no_pictures:
-            os.makedirs(args.docs, exist_ok=True)
-            write_pictures(path, args.docs)
-    print("make pcb: wrote %s (%.1f x %.1f mm)" % (os.path.relpath(path), W, H))
+    for option in ("--out", "--dist", "--docs", "--nets-of"):
+        if getattr(args, option[2:].replace("-", "_")) == "":
+            fail("%s '' is an empty name: give %s" % (option, "a KiCad board (.kicad_pcb)"
+                                                      if option == "--nets-of" else
+                                                      "a folder (it is made if missing)"))
+    signal.signal(signal.SIGINT, stop)
+    with cli.ctrl_c(PROG, untouched(args) + "; nothing half-written"):
+        if args.nets_of is not None:
+            return nets_of(args.nets_of)
+        return make(args)
 
 
 if __name__ == "__main__":

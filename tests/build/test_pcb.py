@@ -1,22 +1,29 @@
 """The printed circuit board (make pcb, tools/pcb.py): KiCad's DRC passes it, its copper
 joins what the pin map says, it fits 120 x 80 mm, its fab files read back, and make pcb
-writes the committed bytes. KiCad's pcbnew imports only in Debian's /usr/bin/python3, so
-the board is read in that Python, as a subprocess; without KiCad those tests skip."""
+writes the committed bytes, quietly, the same pictures whichever KiCad packages are here,
+every file whole or not at all (a place it cannot write is one line before any work, a
+Ctrl-C leaves everything as it was). KiCad's pcbnew imports only in Debian's
+/usr/bin/python3, so the board is read in that Python, as a subprocess; without KiCad
+those tests skip."""
 import glob
+import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
 
 import pytest
 
+import places
 from hardware import pinmap
 
 from tools.boardcode import ROOT
 from tools.pcb import KICAD_PYTHON as KICAD_PY, kicad_missing
 BOARD = os.path.join(ROOT, "hardware", "pcb", "california-speed.kicad_pcb")
+PICTURES = ("pcb-front.png", "pcb-back.png")
 NO_KICAD = kicad_missing()
 needs_kicad = pytest.mark.skipif(NO_KICAD != "", reason=NO_KICAD)
 
@@ -35,12 +42,71 @@ def make_pcb(*args, python=KICAD_PY):
                           text=True, cwd=ROOT)
 
 
+def square_step(size, height):
+    """A STEP model: a flat square size mm a side, height mm above the board."""
+    return """ISO-10303-21;
+HEADER;
+FILE_DESCRIPTION((''),'2;1');
+FILE_NAME('','',(''),(''),'','','');
+FILE_SCHEMA(('AUTOMOTIVE_DESIGN'));
+ENDSEC;
+DATA;
+#1=CARTESIAN_POINT('',(0,0,%(h)g));
+#2=CARTESIAN_POINT('',(%(s)g,0,%(h)g));
+#3=CARTESIAN_POINT('',(%(s)g,%(s)g,%(h)g));
+#4=CARTESIAN_POINT('',(0,%(s)g,%(h)g));
+#5=POLY_LOOP('',(#1,#2,#3,#4));
+#6=FACE_OUTER_BOUND('',#5,.T.);
+#7=DIRECTION('',(0,0,1));
+#8=DIRECTION('',(1,0,0));
+#9=AXIS2_PLACEMENT_3D('',#1,#7,#8);
+#10=PLANE('',#9);
+#11=FACE_SURFACE('',(#6),#10,.T.);
+#12=OPEN_SHELL('',(#11));
+#13=SHELL_BASED_SURFACE_MODEL('',(#12));
+#14=(LENGTH_UNIT() NAMED_UNIT(*) SI_UNIT(.MILLI.,.METRE.));
+#15=(NAMED_UNIT(*) PLANE_ANGLE_UNIT() SI_UNIT($,.RADIAN.));
+#16=(NAMED_UNIT(*) SI_UNIT($,.STERADIAN.) SOLID_ANGLE_UNIT());
+#17=UNCERTAINTY_MEASURE_WITH_UNIT(LENGTH_MEASURE(1.E-07),#14,'','');
+#18=(GEOMETRIC_REPRESENTATION_CONTEXT(3) GLOBAL_UNCERTAINTY_ASSIGNED_CONTEXT((#17))
+ GLOBAL_UNIT_ASSIGNED_CONTEXT((#14,#15,#16)) REPRESENTATION_CONTEXT('',''));
+#19=MANIFOLD_SURFACE_SHAPE_REPRESENTATION('',(#9,#13),#18);
+#20=APPLICATION_CONTEXT('');
+#21=PRODUCT_CONTEXT('',#20,'mechanical');
+#22=PRODUCT('part','part','',(#21));
+#23=PRODUCT_DEFINITION_FORMATION('','',#22);
+#24=PRODUCT_DEFINITION_CONTEXT('',#20,'design');
+#25=PRODUCT_DEFINITION('','',#23,#24);
+#26=PRODUCT_DEFINITION_SHAPE('','',#25);
+#27=SHAPE_DEFINITION_REPRESENTATION(#26,#19);
+ENDSEC;
+END-ISO-10303-21;
+""" % {"s": size, "h": height}
+
+
 @pytest.fixture(scope="module")
-def made(tmp_path_factory):
-    """make pcb into a scratch folder (no pictures): the project and dist/pcb/."""
+def models(tmp_path_factory):
+    """A KiCad 3D model folder holding a model of the board's switch (a grey square over
+    it): what KICAD9_3DMODEL_DIR names where kicad-packages3d is installed."""
+    folder = tmp_path_factory.mktemp("3dmodels")
+    (folder / "Button_Switch_THT.3dshapes").mkdir()
+    (folder / "Button_Switch_THT.3dshapes" / "SW_PUSH_6mm.step").write_text(
+        square_step(6, 4))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory, models):
+    """make pcb into a scratch folder, with KiCad's 3D models where it finds a switch's:
+    the project, dist/pcb/, the pictures, and what it said."""
+    if NO_KICAD:
+        pytest.skip(NO_KICAD)
     out = tmp_path_factory.mktemp("pcb")
-    p = make_pcb("--out", str(out / "pcb"), "--dist", str(out / "dist"), "--no-pictures")
+    p = places.run(["tools.pcb", "--out", str(out / "pcb"), "--dist", str(out / "dist"),
+                    "--docs", str(out / "docs")], python=KICAD_PY,
+                   env=dict(os.environ, KICAD9_3DMODEL_DIR=str(models)))
     assert p.returncode == 0, p.stderr[-2000:]
+    (out / "said.txt").write_text(p.stdout + p.stderr)
     return out
 
 
@@ -58,7 +124,7 @@ def test_make_pcb_given_a_file_for_a_folder_says_so_and_writes_nothing(tmp_path)
     p = make_pcb("--out", str(f), python=sys.executable)
     assert p.returncode == 2
     assert p.stderr.strip().splitlines() == [
-        "make pcb: --out %s is not a folder: give a folder (it is made if missing)" % f]
+        "make pcb: error: --out %s: %s is not a folder" % (f, f)]
     assert f.read_text() == "mine"
 
 
@@ -189,3 +255,134 @@ def test_nets_of_the_committed_board_is_the_committed_nets_json(tmp_path):
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "nets.json").read_text() == open(
         os.path.join(ROOT, "hardware", "pcb", "nets.json")).read()
+
+
+@needs_kicad
+def test_make_pcb_says_only_its_progress_no_debug_line(made):
+    said = (made / "said.txt").read_text()
+    assert "Debug:" not in said, said[:2000]
+    assert all(line.startswith("make pcb: ") for line in said.splitlines()), said[:2000]
+
+
+@needs_kicad
+def test_the_pictures_have_no_3d_models_even_where_kicad_has_them(made, models, tmp_path):
+    # KiCad draws the model where the render is left to find it: the check is not vacuous
+    drawn = tmp_path / "drawn.png"
+    subprocess.run(["kicad-cli", "pcb", "render", "--side", "top", "--width", "1200",
+                    "--height", "1070", "--background", "opaque", "--quality", "basic",
+                    "-o", str(drawn), BOARD], capture_output=True, check=True,
+                   env=dict(os.environ, KICAD9_3DMODEL_DIR=str(models)))
+    committed = {name: open(os.path.join(ROOT, "docs", name), "rb").read()
+                 for name in PICTURES}
+    assert drawn.read_bytes() != committed["pcb-front.png"]
+    for name in PICTURES:
+        assert (made / "docs" / name).read_bytes() == committed[name], name
+
+
+def repository_copy(tmp_path):
+    """The parts of the project make pcb reads and writes, copied: its default places."""
+    copy = tmp_path / "repo"
+    for folder in ("tools", "hardware"):
+        shutil.copytree(os.path.join(ROOT, folder), copy / folder,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "docs").mkdir()
+    for name in PICTURES:
+        shutil.copy2(os.path.join(ROOT, "docs", name), copy / "docs" / name)
+    return copy
+
+
+def state(folder):
+    """Every file under folder: its bytes' digest and when it was last written."""
+    return {name: (hashlib.sha256((folder / name).read_bytes()).hexdigest(),
+                   os.stat(folder / name).st_mtime_ns) for name in places.files_in(folder)}
+
+
+@needs_kicad
+@pytest.mark.parametrize("option", ["--nets-of", "--out", "--dist", "--docs"])
+def test_an_empty_name_is_refused_in_one_line_and_nothing_is_written(tmp_path, option):
+    copy = repository_copy(tmp_path)
+    before = state(copy)
+    p = places.run(["tools.pcb", option, ""], cwd=copy, python=KICAD_PY)
+    line = places.one_line(p, "make pcb: error: %s ''" % option, "empty")
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+    assert state(copy) == before, line
+
+
+@needs_kicad
+def test_a_read_only_docs_is_refused_before_dist_is_touched(tmp_path):
+    out, dist, docs = tmp_path / "pcb", tmp_path / "dist", tmp_path / "docs"
+    dist.mkdir()
+    (dist / "notes.txt").write_text("mine")
+    docs.mkdir()
+    p = places.run(["tools.pcb", "--out", str(out), "--dist", str(dist), "--docs", str(docs)],
+                   prefix=places.read_only(docs), python=KICAD_PY)
+    places.one_line(p, "make pcb: error: --docs %s: cannot write a file in %s" % (docs, docs))
+    assert places.files_in(tmp_path) == {"dist/notes.txt": 4}
+    assert (dist / "notes.txt").read_text() == "mine" and not out.exists()
+
+
+@needs_kicad
+def test_a_read_only_out_is_refused_in_one_line(tmp_path):
+    out = tmp_path / "pcb"
+    out.mkdir()
+    (out / "nets.json").write_text("{}\n")
+    p = places.run(["tools.pcb", "--out", str(out), "--dist", str(tmp_path / "dist"),
+                    "--docs", str(tmp_path / "docs")],
+                   prefix=places.read_only(out), python=KICAD_PY)
+    places.one_line(p, "make pcb: error: --out %s: cannot write a file in %s" % (out, out))
+    assert places.files_in(tmp_path) == {"pcb/nets.json": 3}
+
+
+@needs_kicad
+def test_a_full_dist_is_one_line_and_no_file_anywhere_changes(tmp_path):
+    out, dist, seen = tmp_path / "pcb", tmp_path / "dist", tmp_path / "seen"
+    out.mkdir()
+    (out / "nets.json").write_text("{}\n")
+    dist.mkdir()
+    p = places.run(["tools.pcb", "--out", str(out), "--dist", str(dist), "--no-pictures"],
+                   prefix=places.full_disk(dist, seen=seen), python=KICAD_PY)
+    places.one_line(p, "make pcb: error: cannot write %s/california-speed-" % dist,
+                    "the disk is full")
+    assert places.files_in(seen) == {"other": 64 * 1024}  # what the full disk held after
+    assert places.files_in(out) == {"nets.json": 3}  # the board's files all or none
+
+
+@needs_kicad
+def test_ctrl_c_stops_in_one_line_and_leaves_every_file_as_it_was(tmp_path, monkeypatch):
+    out, dist, docs, temp = (tmp_path / n for n in ("pcb", "dist", "docs", "tmp"))
+    for folder, name in ((out, "nets.json"), (dist, "notes.txt"), (docs, "pcb-front.png")):
+        folder.mkdir()
+        (folder / name).write_text("before")
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))  # where KiCad works: it is left empty too
+    before = state(tmp_path)
+    # the pictures come last: the board and the fab's files are made by then
+    p = places.interrupted(["tools.pcb", "--out", str(out), "--dist", str(dist),
+                            "--docs", str(docs)], "the pictures", python=KICAD_PY)
+    assert p.returncode == 130, (p.stdout, p.stderr)
+    assert p.stderr.strip().splitlines() == [
+        "make pcb: stopped (Ctrl-C); %s, %s and %s are as they were; nothing half-written"
+        % (out, dist, docs)]
+    assert state(tmp_path) == before
+    assert os.listdir(temp) == []
+
+
+@needs_kicad
+def test_nets_of_a_board_larger_than_a_board_may_be_is_refused_unread(tmp_path):
+    big = tmp_path / "big.kicad_pcb"
+    with open(big, "wb") as f:
+        f.truncate(33 << 20)  # (sparse: no disk used)
+    p = places.run(["tools.pcb", "--nets-of", str(big)], python=KICAD_PY)
+    places.one_line(p, "make pcb: error: --nets-of %s is larger than a board may be" % big)
+    assert os.listdir(tmp_path) == ["big.kicad_pcb"]
+
+
+@needs_kicad
+def test_nets_of_a_board_in_a_read_only_folder_is_refused_in_one_line(tmp_path):
+    board = tmp_path / os.path.basename(BOARD)
+    shutil.copy(BOARD, board)
+    p = places.run(["tools.pcb", "--nets-of", str(board)], prefix=places.read_only(tmp_path),
+                   python=KICAD_PY)
+    places.one_line(p, "make pcb: error: --nets-of %s: " % board, "nets.json",
+                    "cannot write")
+    assert os.listdir(tmp_path) == [board.name]
