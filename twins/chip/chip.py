@@ -4,14 +4,15 @@ It boots one UF2, the file a classroom drags onto RPI-RP2: by default this tree'
 `make uf2` writes it (CircuitPython's Pico image and the CIRCUITPY drive exactly as
 `make deploy` writes it), or any Raspberry Pi Pico UF2 given with --uf2, checked first.
 rp2040js (npm, pinned in twins/chip/js/package-lock.json, installed on first use) runs it,
-wired as the drive's settings.toml says: the OLED is an SSD1306 answering on the I2C pins
-(bytes take their real bit times), the buttons are GPIO inputs with pull-ups, the piezo's
-PWM is read from its slice's registers, the console is USB CDC. The matrix build (CS_KEYS =
-"matrix") is the printed board's: each switch, MENU, the OLED and the piezo reach the GPIO
-the board's copper joins them to (hardware/pcb/nets.json, which make pcb reads back from
-the board; --nets FILE for another), and 24 of the keys are a 4 x 6 diode matrix on its row
-and column pins (twins/chip/js/matrix.mjs). The glass is decoded from the bus bytes by the desktop twin's own SSD1306
-decoder.
+wired as the firmware reads the drive's settings.toml (a value it refuses: the default, as
+the firmware takes it): the OLED is an SSD1306 answering on the I2C pins (bytes take their
+real bit times), the buttons are GPIO inputs with pull-ups, the piezo's PWM is read from its
+slice's registers, the console is USB CDC. The matrix build (CS_KEYS = "matrix") is the
+printed board's: each switch, MENU, the OLED and the piezo reach the GPIO the board's copper
+joins them to (hardware/pcb/nets.json, which make pcb reads back from the board; --nets
+FILE for another), and 24 of the keys are a 4 x 6 diode matrix on its row and column pins
+(twins/chip/js/matrix.mjs). The glass is decoded from the bus bytes by the desktop twin's
+own SSD1306 decoder.
 
     make chip ARGS="--script docs/screenshot.keys --png chip.png"
     make chip ARGS="--uf2 dist/california-speed-VERSION-raspberry_pi_pico-cp10.uf2"
@@ -31,17 +32,16 @@ import os
 import re
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import tempfile
 
 from hardware import config, pinmap
+from tools import files
 from tools.keynames import BUILDS
 from twins.desktop.ssd1306 import VirtualSSD1306
 from twins.boardvm import boardvm
-from tools.cli import Parser, bounded, fail, output_file, read_text
-from tools.files import input_problem
+from tools.cli import Parser, bounded, fail, output_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NODE_DIR = os.path.join(HERE, "js")
@@ -201,24 +201,122 @@ def blank_flash(path):
 
 
 def settings_of(path):
-    """The settings.toml values on the drive a UF2 (or a whole flash) carries, over the
-    firmware's defaults (the chip is wired as they say)."""
-    import tomllib
+    """The settings the firmware runs on, from the drive a UF2 (or a whole flash) carries:
+    its settings.toml read as CircuitPython's os.getenv reads it, checked as the firmware
+    checks it (hardware/config.py: a value it refuses takes the default, and the firmware
+    says so on its console), so the chip is wired as the firmware drives it."""
     from tools import uf2
-    values = {s[0]: s[2] for s in pinmap.SETTINGS}
     try:
-        files = uf2.drive_files(path)
+        drive = uf2.drive_files(path)
     except uf2.UF2Error:  # (a flash, not a UF2; or no drive)
-        files = uf2.image_files(_flash_drive(path)) if os.path.getsize(path) else {}
-    text = files.get("settings.toml", b"").decode("utf-8", "replace")
-    try:
-        values.update(tomllib.loads(text))
-    except tomllib.TOMLDecodeError:
-        pass  # (the firmware falls back to its defaults too)
-    for key in ("CS_I2C_ADDRESS", "CS_I2C_HZ"):
-        if isinstance(values.get(key), str):
-            values[key] = int(values[key], 0)
-    return values
+        drive = uf2.image_files(_flash_drive(path)) if os.path.getsize(path) else {}
+    getenv = getenv_of(drive.get("settings.toml"))
+    return config.read(getenv, _gpio, lambda line: None)
+
+
+def _gpio(name):
+    """The pin a name means on the Pico (hardware/pico.py pin_of), as its name."""
+    return name if name in pinmap.GP_NAMES else None
+
+
+_SPACE = frozenset(b" \t\n\v\f\r")  # MicroPython's unichar_isspace
+_ESCAPES = {ord("b"): 8, ord("t"): 9, ord("n"): 10, ord("v"): 11, ord("f"): 12, ord("r"): 13}
+_NL, _QUOTE, _HASH = ord("\n"), ord('"'), ord("#")
+
+
+def getenv_of(data):
+    """os.getenv over a settings.toml of these bytes (None: no file), as CircuitPython 10.3
+    reads it byte by byte (supervisor/shared/settings.c): a key's value as text, a quoted
+    one unescaped, a bare one trimmed; None when the key is not found before a [table] or
+    its value is ill-formed; UnicodeError for a value that is not UTF-8."""
+    data = data or b""
+
+    def getenv(key):
+        at = [0]
+
+        def byte():  # (0 at the end: the reader cannot tell it from a NUL byte)
+            at[0] += 1
+            return data[at[0] - 1] if at[0] <= len(data) else 0
+
+        def next_line():
+            while byte() not in (0, _NL):
+                pass
+
+        def skip_space():
+            c = byte()
+            while c not in (0, _NL) and c in _SPACE:
+                c = byte()
+            return c
+
+        def key_matches():
+            c = skip_space()
+            if c in (0, ord("[")):
+                at[0] = len(data)
+                return False
+            for k in key.encode():
+                if c != k:
+                    if c != _NL:
+                        next_line()
+                    return False
+                c = byte()
+            if c in _SPACE:
+                c = skip_space()
+            if c != ord("="):
+                if c != _NL:
+                    next_line()
+                return False
+            return True
+
+        def quoted():
+            out = bytearray()
+            while True:
+                c = byte()
+                if c in (0, _NL):
+                    return None
+                if c == _QUOTE:
+                    return out if skip_space() in (0, _NL, _HASH) else None
+                if c == ord("\\"):
+                    c = byte()
+                    if c in (0, _NL):
+                        return None
+                    if c in (ord("u"), ord("U")):
+                        code = _hex(bytes(byte() for _ in range(4 if c == ord("u") else 8)))
+                        if code is None or code >= 0x110000:
+                            return None
+                        out += chr(code).encode("utf-8", "surrogatepass")
+                        continue
+                    c = _ESCAPES.get(c, c)
+                out.append(c)
+
+        def bare(c):
+            out, trailing = bytearray(), 0
+            while c not in (0, _NL, _HASH):
+                out.append(c)
+                trailing = trailing + 1 if c in b" \t\r" else 0
+                c = byte()
+            return out[:len(out) - trailing]
+
+        while at[0] < len(data):
+            if key_matches():
+                c = skip_space()
+                value = quoted() if c == _QUOTE else None if c in (0, _NL) else bare(c)
+                if value is None:
+                    return None
+                try:
+                    return bytes(value).decode("utf-8", "surrogatepass")
+                except UnicodeDecodeError:
+                    raise UnicodeError()  # (MicroPython's utf8_check)
+        return None
+    return getenv
+
+
+def _hex(digits):
+    """strtoul(digits, 16) when it reads every digit, else None."""
+    m = re.fullmatch(rb"[ \t\n\v\f\r]*([+-]?)(?:0[xX](?=[0-9a-fA-F]))?([0-9a-fA-F]+)", digits)
+    if not m:
+        return None
+    value = int(m.group(2), 16)
+    return 1 << 32 if m.group(1) == b"-" and value else value  # (unsigned: -1 wraps)
 
 
 def _flash_drive(path):
@@ -237,6 +335,10 @@ def build_uf2(dest, settings=None, change_tree=None):
     from tools import drive, uf2
     return uf2.build(os.path.join(dest, "california-speed.uf2"), version=drive.FIXED_VERSION,
                      settings=settings, change=change_tree)
+
+
+class ScriptError(ValueError):
+    """A key script the build's keys cannot play: the message names its line."""
 
 
 class Killed(RuntimeError):
@@ -348,34 +450,62 @@ def _pin(pin):
 def board_nets(path=NETS):
     """The printed board's wiring, as make pcb reads it back from the copper (nets.json):
     {key number: (row GPIO, column GPIO)} of the matrix's switches (-1: the pad reaches no
-    GPIO) and the GPIO of "MENU", "SDA", "SCL" and "piezo". A ValueError in one line if the
-    file is not that."""
+    GPIO) and the GPIO of "MENU", "SDA", "SCL" and "piezo". A ValueError in one line naming
+    the file if it is not that."""
     try:
-        with open(path) as f:
-            nets = json.load(f)
-    except (OSError, ValueError) as e:
-        raise ValueError("cannot read the board's nets %s: %s (make pcb writes it)"
-                         % (path, getattr(e, "strerror", None) or e))
+        nets = files.read_json(path, "nets")
+    except files.FileProblem as e:
+        raise ValueError(str(e))
+
+    def wrong(what):
+        return ValueError("%s: %s" % (path, what))
 
     def gp(where, name):
         if name == "":
             return -1
         if not (isinstance(name, str) and re.fullmatch(r"GP([0-9]|1[0-9]|2[0-9])", name)):
-            raise ValueError("the board's nets %s: %s reaches %r, not one GPIO (GP0..GP29)"
-                             % (path, where, name))
+            raise wrong("%s reaches %s, not one GPIO (GP0..GP29)" % (where, config.shown(name)))
         return int(name[2:])
-    try:
-        keys = {e["key"]: (gp(name + "'s row", e["row"]), gp(name + "'s column", e["column"]))
-                for name, e in nets["keys"].items()}
-        wired = {part: gp(part, nets[part]) for part in ("MENU", "SDA", "SCL", "piezo")}
-    except (KeyError, TypeError, AttributeError) as e:
-        raise ValueError("the board's nets %s lack %s: make pcb writes the whole file"
-                         % (path, e))
+    if not isinstance(nets, dict):
+        raise ValueError("%s is %s, not the board's nets ({keys, MENU, SDA, SCL, piezo}; "
+                         "make pcb writes them)" % (path, _kind(nets)))
+    for part in ("keys", "MENU", "SDA", "SCL", "piezo"):
+        if part not in nets:
+            raise wrong("no %r: make pcb writes the whole file" % part)
+    wired = {part: gp(part, nets[part]) for part in ("MENU", "SDA", "SCL", "piezo")}
     for part, pin in wired.items():
         if pin < 0:
-            raise ValueError("the board's nets %s: %s reaches no GPIO" % (path, part))
+            raise wrong("%s reaches no GPIO" % part)
+    if not isinstance(nets["keys"], dict):
+        raise wrong("keys is %s, not {switch: {key, row, column}}" % _kind(nets["keys"]))
+    count = len(keymap_of("matrix")) - 1  # (the matrix's keys; MENU is on its own pin)
+    keys = {}
+    for name, e in nets["keys"].items():
+        where = "keys.%s" % name
+        if not isinstance(e, dict):
+            raise wrong("%s is %s, not {key, row, column}" % (where, _kind(e)))
+        lacks = [field for field in ("key", "row", "column") if field not in e]
+        if lacks:
+            raise wrong("%s has no %r (a switch is {key, row, column})" % (where, lacks[0]))
+        if type(e["key"]) is not int or not 0 <= e["key"] < count:
+            raise wrong("%s's key is %s, not a key number 0..%d" % (where, config.shown(e["key"]),
+                                                                    count - 1))
+        keys[e["key"]] = (gp(where + "'s row", e["row"]), gp(where + "'s column", e["column"]))
+    missing_keys = [k for k in range(count) if k not in keys]
+    if missing_keys:
+        raise wrong("no switch is key %d (each of the matrix's %d keys has one; make pcb "
+                    "writes them all)" % (missing_keys[0], count))
     wired["keys"] = keys
     return wired
+
+
+def _kind(value):
+    """What a JSON value is, in words."""
+    for kind, words in ((bool, "true or false"), (dict, "an object"), (list, "a list"),
+                        (str, "text"), ((int, float), "a number")):
+        if isinstance(value, kind):
+            return words
+    return "null"
 
 
 def _wiring(values, faults, board=None):
@@ -399,9 +529,6 @@ def _wiring(values, faults, board=None):
             raise ValueError("a matrix key's fault is a key 0..%d and one of %s, not %r: %r"
                              % (len(rows) * len(columns) - 1, ", ".join(FAULTS), key, fault))
     board = board or board_nets()
-    missing_keys = [k for k in range(len(rows) * len(columns)) if k not in board["keys"]]
-    if missing_keys:
-        raise ValueError("the board's nets have no switch for key %d" % missing_keys[0])
     wires = [list(board["keys"][k]) for k in range(len(rows) * len(columns))] + [board["MENU"]]
     return wires, wires[-1:], {"rows": rows, "columns": columns,
                                "faults": {str(k): f for k, f in (faults or {}).items()}}
@@ -456,7 +583,10 @@ def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_
             raise ValueError(problem)
         values = settings_of(flash if as_it_is else uf2)
         names = key_names(keys_of(values))
-        events = load_script(script, names, MAX_MS, len(names))
+        try:
+            events = load_script(script, names, MAX_MS, len(names))
+        except ValueError as e:
+            raise ScriptError(str(e))
         board = board_nets(nets) if keys_of(values) == "matrix" else {}
         wires, buttons, matrix = _wiring(values, faults, board)
         pins = {part: board.get(part, int(values[setting][2:])) for part, setting in
@@ -1025,29 +1155,6 @@ def print_figures(keys, hz=400000):
     return 0 if entry["glass"] == entry["checks"] else 1
 
 
-def uf2_input(path, into):
-    """(the path to read a --uf2 file at, '') or (None, one line why not): a file on disk
-    is read where it is; a pipe (a FIFO, bash's <(...)) once, into a file in the folder
-    into, as the checks and then the chip read it again; a folder or a device is refused."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return path, ""  # (check_uf2 says why it cannot be read)
-    if stat.S_ISFIFO(mode):
-        limit = 2 * FLASH_BYTES + 1  # a UF2 block carries 256 bytes of flash in 512
-        with open(path, "rb") as f:
-            data = f.read(limit)
-        if len(data) == limit:
-            return None, "%s: more came from the pipe than a Pico's UF2 holds (4 MB)" % path
-        copy = os.path.join(into, "given.uf2")
-        with open(copy, "wb") as f:
-            f.write(data)
-        return copy, ""
-    if not stat.S_ISREG(mode):
-        return None, input_problem(path)
-    return path, ""
-
-
 def main(argv=None):
     """make chip; Ctrl-C or node killed is one line, exit status 128 + the signal."""
     try:
@@ -1124,21 +1231,22 @@ def _main(argv, tmp):
                           "committed board")
     if args.power and args.keys not in (None, "direct"):
         fail("make chip", "--power measures the direct build")
-    uf2 = None
-    if args.uf2:
-        uf2, problem = uf2_input(args.uf2, tmp)
-        problem = problem or check_uf2(uf2).replace(uf2, args.uf2)
+    text = ""
+    if args.script is not None:
+        try:
+            text = files.read_text(args.script, "script")
+        except files.FileProblem as e:
+            fail("make chip", "--script %s" % e)
+    uf2 = args.uf2
+    if uf2 is not None:
+        problem = files.input_problem(uf2) or check_uf2(uf2)
         if problem:
             fail("make chip", "--uf2 " + problem)
     if args.nets != NETS:
-        problem = input_problem(args.nets)
         try:
-            if not problem:
-                board_nets(args.nets)
+            board_nets(args.nets)
         except ValueError as e:
-            problem = str(e)
-        if problem:
-            fail("make chip", "--nets " + problem)
+            fail("make chip", "--nets %s" % e)
         booted = uf2 or (args.flash if held and not fresh else None)
         if (keys_of(settings_of(booted)) if booted else args.keys or "direct") != "matrix":
             fail("make chip", "--nets wires the matrix build (the printed board): this run is "
@@ -1150,19 +1258,21 @@ def _main(argv, tmp):
         return print_figures(args.keys or "direct")
     if args.power:
         return print_power()
-    text = ""
-    if args.script:
-        text, why = read_text(args.script)
-        if text is None:
-            fail("make chip", why)
+    from tools.drive import DriveError
     from tools.uf2 import UF2Error
+    if uf2 is None and (fresh or not args.flash):  # this tree's, as make uf2 writes it
+        try:
+            uf2 = build_uf2(tmp, {"CS_KEYS": args.keys} if args.keys else None)
+        except (UF2Error, DriveError) as e:
+            fail("make chip", str(e))
+        except OSError as e:  # (the temporary folder's disk)
+            fail("make chip", "cannot build this tree's UF2 (%s)" % files.cannot_write(tmp, e))
     keep = os.path.realpath(args.flash) + ".chip-tmp" if args.flash else None  # at the end
     try:
         r = run(text, uf2=uf2, display=not args.no_display, after_ms=args.after,
                 flash=args.flash if held else None,
                 reflash=bool(args.uf2) or fresh or not args.flash, flash_out=keep,
-                flash_timing=args.flash_timing, entropy=args.entropy, nets=args.nets,
-                settings={"CS_KEYS": args.keys} if args.keys else None)
+                flash_timing=args.flash_timing, entropy=args.entropy, nets=args.nets)
         if keep:
             try:
                 os.replace(keep, os.path.realpath(args.flash))  # (a link is followed)
@@ -1170,13 +1280,11 @@ def _main(argv, tmp):
                 fail("make chip", "cannot write the flash back to %s: %s"
                      % (args.flash, e.strerror or e))
             print("flash                         %s (2 MB, written back)" % args.flash)
-    except UF2Error as e:
-        fail("make chip", str(e))
-    except ValueError as e:
-        fail("make chip", "%s %s" % (args.script, e))
+    except ScriptError as e:
+        fail("make chip", "--script %s %s" % (args.script, e))
     except Killed:
         raise
-    except RuntimeError as e:
+    except (ValueError, RuntimeError) as e:  # (each names its file)
         fail("make chip", str(e))
     finally:
         if keep and os.path.exists(keep):
@@ -1189,19 +1297,17 @@ def _main(argv, tmp):
         return 1
     print("boot to the first full frame  %.0f ms simulated" % (r.t0 / 1e6))
     print("I2C writes                    %d (%d bytes)" % (len(r.i2c), sum(len(x[4]) for x in r.i2c)))
-    writing = args.bus_log
-    try:  # (checked before the run: this is a disk that filled or went away since)
-        if args.bus_log:
-            with open(args.bus_log, "w") as f:
-                for t, end, a, ack, data in r.i2c:
-                    f.write("%d %d 0x%02x %s %s\n" % (t, end, a, "ack" if ack else "nack",
-                                                      data.hex()))
-        writing = args.png
-        if args.png:
-            r.oled_at((r.end - r.t0) / 1e6).to_png(args.png, scale=args.scale)
-            print("glass                         " + args.png)
-    except OSError as e:
-        fail("make chip", "cannot write %s: %s" % (writing, e.strerror or e))
+    if args.bus_log:
+        files.write_or_fail(args.bus_log, "".join(
+            "%d %d 0x%02x %s %s\n" % (t, end, a, "ack" if ack else "nack", data.hex())
+            for t, end, a, ack, data in r.i2c).encode(), "make chip")
+    if args.png:
+        try:
+            with files.replacing(args.png) as temp:
+                r.oled_at((r.end - r.t0) / 1e6).to_image(args.scale).save(temp, "PNG")
+        except OSError as e:
+            fail("make chip", files.cannot_write(args.png, e))
+        print("glass                         " + args.png)
     return 0
 
 

@@ -385,18 +385,3 @@ def test_node_killed_is_one_line_naming_the_signal(flashed):
     out, err = p.communicate(timeout=60)
     assert p.returncode == 128 + signal.SIGKILL, err
     assert err.splitlines() == ["make chip: error: the chip twin (node) was killed by SIGKILL"]
-
-
-def test_a_uf2_from_a_pipe_boots(flashed, tmp_path):
-    """(read once: its checks and the chip read the copy)"""
-    import threading
-    fifo = str(tmp_path / "given.uf2")
-    os.mkfifo(fifo)
-    data = open(flashed, "rb").read()
-
-    def write():
-        with open(fifo, "wb") as f:
-            f.write(data)
-    threading.Thread(target=write, daemon=True).start()
-    r = _make_chip("--uf2", fifo, timeout=120)
-    assert r.returncode == 0 and "boot to the first full frame" in r.stdout, r.stdout + r.stderr

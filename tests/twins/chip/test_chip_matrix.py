@@ -272,9 +272,9 @@ def test_the_committed_board_wires_each_key_where_the_pin_map_scans_it():
 
 
 @pytest.mark.parametrize("change, said", [
-    (None, "cannot read the board's nets"),
-    ("not json", "cannot read the board's nets"),
-    ({"keys": {}}, "lack 'MENU'"),
+    (None, "nets.json: no such file"),
+    ("not json", "nets.json line 1 column 1: not JSON"),
+    ({"keys": {}}, "nets.json: no 'MENU'"),
     ({"keys": {"A near 1": {"key": 0, "row": "GP40", "column": "GP16"}}, "MENU": "GP14",
       "SDA": "GP4", "SCL": "GP5", "piezo": "GP15"}, "A near 1's row reaches 'GP40'"),
     ({"keys": {}, "MENU": "", "SDA": "GP4", "SCL": "GP5", "piezo": "GP15"},
