@@ -24,6 +24,8 @@ LIMITS = {
     "uf2": 64 << 20,        # a 16 MB board's whole flash is 32 MB of UF2
     "text": 4 << 20,        # a document read to be served or rendered
     "board": 32 << 20,      # a .kicad_pcb: the handheld's is about 1 MB
+    "rom": 1 << 20,         # the RP2040's boot ROM is 16 KB
+    "page": 64 << 20,       # a file of the web page (its UF2s are about 2 MB each)
 }
 JSON_DEPTH = 32  # the deepest nesting a JSON input may have (ours have 4 levels at most)
 

@@ -16,6 +16,10 @@ rules as pages rendered from their Markdown. Nothing is fetched from elsewhere.
     make web-serve                     # serves it on 127.0.0.1 and says the address
     make web-shot                      # docs/web.png, the README's picture
 
+The folder is written whole or not at all: built beside it under a temporary name, then
+put in its place (the page there before is kept if anything fails). The server serves the
+page's files and nothing else: no folder listings, and a request it cannot answer is a 4xx.
+
 Needs node and npm, RP2040_BOOTROM, CIRCUITPY_UF2 and CIRCUITPY_MPY_CROSS (as make chip),
 and markdown (requirements.txt); make web-shot also Chromium (Debian's chromium) and
 playwright.
@@ -29,11 +33,12 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 
 from twins.chip import chip
-from tools import licences
-from tools.cli import Parser, bounded, fail, output_file
+from tools import files, licences
+from tools.cli import Parser, bounded, ctrl_c, fail, output_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_OUT = os.path.join("dist", "web")
@@ -55,13 +60,13 @@ NAV = ("UP", "DOWN", "LEFT", "RIGHT", "BACK")  # hardware/keymap.py's UP .. BACK
 
 
 def folder_problem(out):
-    """'' when make web may write its files into out (a new or empty folder, or one it
-    wrote before), else one line why not."""
+    """'' when make web may put its folder at out (a new or empty folder, or one it wrote
+    before, in a folder it can write), else one line why not."""
     if os.path.exists(out) and not os.path.isdir(out):
         return "%s is not a folder" % out
     if os.path.isdir(out) and os.listdir(out) and not os.path.exists(os.path.join(out, MARK)):
         return "%s holds files make web did not write: give a new or empty folder" % out
-    return ""
+    return files.folder_problem(os.path.dirname(os.path.realpath(out)), out, make=True)
 
 
 def board_json(uf2):
@@ -101,34 +106,86 @@ def labels():
 
 
 def build(out=DEFAULT_OUT, version=None, say=print):
-    """Write the page's folder; returns out. Raises ValueError with one line when it
-    cannot (the toolchain missing, a folder not its own)."""
-    from tools import boardcode, uf2
+    """Write the page's folder whole: built under a temporary name beside out, then put in
+    its place; returns out. Raises ValueError with one line when it cannot (the toolchain
+    missing, a folder not its own or not writable, a full disk), out left as it was."""
+    from tools import boardcode
     problem = folder_problem(out) or chip.missing()
     if problem:
         raise ValueError(problem)
     version = version if version is not None else boardcode.version()
     chip._npm_ready()
-    os.makedirs(out, exist_ok=True)
+    where = os.path.realpath(out)
+    had = os.path.isdir(where)
+    try:
+        os.makedirs(os.path.dirname(where), exist_ok=True)
+        new = tempfile.mkdtemp(prefix="." + os.path.basename(where) + ".tmp-",
+                               dir=os.path.dirname(where))
+    except OSError as e:
+        raise ValueError(files.cannot_write(out, e))
+    try:
+        os.chmod(new, 0o755)  # (mkdtemp's is the owner's alone; a server reads it)
+        write_page(new, version, say)
+        put_in_place(new, where)
+    except OSError as e:
+        raise ValueError(files.cannot_write(out, e) + (" (%s is as it was)" % out if had
+                                                      else " (nothing was left there)"))
+    finally:
+        shutil.rmtree(new, ignore_errors=True)
+    return out
+
+
+def put_in_place(new, out):
+    """Rename the folder new to out: an old out is moved aside first, back if new cannot
+    go there, and removed once new is there."""
+    if not os.path.lexists(out):
+        os.rename(new, out)
+        return
+    old = tempfile.mkdtemp(prefix="." + os.path.basename(out) + ".old-",
+                           dir=os.path.dirname(out))
+    os.rename(out, old)  # (over the empty folder mkdtemp made)
+    try:
+        os.rename(new, out)
+    except OSError:
+        os.rename(old, out)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def write_page(out, version, say):
+    """The page's files into the empty folder out. OSError when one cannot be written."""
+    from tools import uf2
     with open(os.path.join(out, MARK), "w") as f:
         f.write("written by make web (twins/chip/web.py): it may write this folder again\n")
     downloads = {}
     for keys, name in UF2S.items():  # as make uf2 (ARGS="--keys matrix") writes them
         say("the one-file UF2 of the %s build..." % keys)
+        path = os.path.join(out, name)
         try:
-            uf2.build(os.path.join(out, name), version=version,
+            uf2.build(path, version=version,
                       settings=None if keys == "direct" else {"CS_KEYS": keys})
         except uf2.UF2Error as e:
+            cause = e.__context__  # (its own file could not be written: the folder cannot)
+            if isinstance(cause, OSError) and str(e).startswith(files.cannot_write(path, cause)):
+                raise cause from None
             raise ValueError(str(e))
         downloads[name] = os.path.basename(uf2.default_name("raspberry_pi_pico", version, keys))
-    shutil.copyfile(chip.toolchain()[1], os.path.join(out, BOOTROM))
+    with open(os.path.join(out, BOOTROM), "wb") as f:
+        f.write(read_bytes(chip.toolchain()[1], "rom"))
     with open(os.path.join(out, "board.json"), "w") as f:
         json.dump(dict(board_json(os.path.join(out, UF2)), downloads=downloads), f, indent=1)
     say("the page and its chip (rp2040js and the board in a Worker) bundled by esbuild...")
-    subprocess.run([os.path.join(chip.NODE_DIR, "node_modules", ".bin", "esbuild"),
-                    "chip=page.mjs", "worker=worker.mjs", "--bundle", "--format=iife",
-                    "--target=es2020", "--log-level=warning",
-                    "--outdir=" + os.path.abspath(out)], cwd=chip.NODE_DIR, check=True)
+    r = subprocess.run([os.path.join(chip.NODE_DIR, "node_modules", ".bin", "esbuild"),
+                        "chip=page.mjs", "worker=worker.mjs", "--bundle", "--format=iife",
+                        "--target=es2020", "--log-level=warning",
+                        "--outdir=" + os.path.abspath(out)], cwd=chip.NODE_DIR,
+                       capture_output=True, text=True)
+    said = [line.strip() for line in (r.stderr + r.stdout).splitlines() if line.strip()]
+    if r.returncode:
+        raise ValueError("esbuild stopped (exit %d)%s" % (r.returncode,
+                                                          ": " + said[0] if said else ""))
+    for line in said:  # (its warnings)
+        say("esbuild: " + line)
     shutil.copyfile(os.path.join(chip.NODE_DIR, "index.html"), os.path.join(out, "index.html"))
     with open(os.path.join(out, licences.FILE), "w", encoding="utf-8") as f:
         f.write(licences_text())
@@ -157,8 +214,7 @@ def docs(out):
         if md in done:
             continue
         done.add(md)
-        with open(os.path.join(ROOT, md), encoding="utf-8") as f:
-            text = f.read()
+        text = read_text(os.path.join(ROOT, md))
         body = markdown.markdown(text, extensions=["tables", "fenced_code", "toc"])
 
         def linked(m):
@@ -234,18 +290,16 @@ def manifest():
 def service_worker(out, version):
     """sw.js: twins/chip/js/sw.js after a line naming its cache (the version and a digest
     of every file the page is made of, so a new build is a new cache) and those files."""
-    files = sorted(os.path.relpath(os.path.join(d, n), out).replace(os.sep, "/")
-                   for d, _, names in os.walk(out) for n in names if n not in (MARK, SW))
+    names = sorted(os.path.relpath(os.path.join(d, n), out).replace(os.sep, "/")
+                   for d, _, found in os.walk(out) for n in found if n not in (MARK, SW))
     digest = hashlib.sha256()
-    for name in files:
-        with open(os.path.join(out, name), "rb") as f:
-            digest.update(name.encode() + b"\0" + f.read())
+    for name in names:
+        digest.update(name.encode() + b"\0" + read_bytes(os.path.join(out, name), "page"))
     cache = "california-speed-%s-%s" % (version, digest.hexdigest()[:12])
-    with open(os.path.join(chip.NODE_DIR, SW)) as f:
-        code = f.read()
+    code = read_text(os.path.join(chip.NODE_DIR, SW))
     with open(os.path.join(out, SW), "w") as f:
         f.write("const CACHE = %s, FILES = %s;\n%s" % (json.dumps(cache),
-                                                     json.dumps(["./"] + files), code))
+                                                     json.dumps(["./"] + names), code))
     return cache
 
 
@@ -255,21 +309,69 @@ def licences_text():
     rp2040js)."""
     parts = [licences.drive_text()]
     for path, what in CHIP_LICENCES:
-        with open(os.path.join(chip.NODE_DIR, path), encoding="utf-8") as text:
-            parts.append(licences.section(what, text.read().strip() + "\n"))
+        text = read_text(os.path.join(chip.NODE_DIR, path))
+        parts.append(licences.section(what, text.strip() + "\n"))
     return "\n".join(parts)
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
+def read_bytes(path, kind):
+    """files.read_bytes, its FileProblem a ValueError (make web's one line)."""
+    try:
+        return files.read_bytes(path, kind)
+    except files.FileProblem as e:
+        raise ValueError(str(e)) from None
+
+
+def read_text(path):
+    """files.read_text, its FileProblem a ValueError (make web's one line)."""
+    try:
+        return files.read_text(path)
+    except files.FileProblem as e:
+        raise ValueError(str(e)) from None
+
+
+class _Page(http.server.SimpleHTTPRequestHandler):
+    """The page's files and nothing else: a folder is its index.html or a 404 (no
+    listing), and a path no file can have (a NUL in it, say) a 400."""
+
+    def send_head(self):
+        try:
+            where = self.translate_path(self.path)
+            if "\0" in where:
+                self.send_error(400, "no file has a NUL in its name")
+                return None
+            if os.path.isdir(where) and not os.path.isfile(os.path.join(where, "index.html")):
+                self.send_error(404, "no page here")
+                return None
+            return super().send_head()
+        except ConnectionError:
+            raise
+        except (OSError, ValueError):  # (a name too long, say)
+            self.send_error(400, "no file by that name")
+            return None
+
+    def list_directory(self, path):
+        self.send_error(404, "no page here")
+
     def log_message(self, *args):  # (the page's own requests are not news)
         pass
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        """A request that failed is one line on stderr (a visitor gone mid-answer, none)."""
+        error = sys.exc_info()[1]
+        if not isinstance(error, ConnectionError):
+            print("make web-serve: a request from %s failed: %s"
+                  % (client_address[0], str(error).splitlines()[0] if str(error) else
+                     type(error).__name__), file=sys.stderr)
 
 
 def server(folder, port=0):
     """An HTTP server of folder on 127.0.0.1 (port 0: a free one), serving in a thread;
     its address is server.url. server.shutdown() stops it."""
-    handler = functools.partial(_Quiet, directory=os.path.abspath(folder))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    handler = functools.partial(_Page, directory=os.path.abspath(folder))
+    httpd = _Server(("127.0.0.1", port), handler)
     httpd.url = "http://127.0.0.1:%d/" % httpd.server_address[1]
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd
@@ -288,18 +390,19 @@ def browser_missing():
 
 
 def shot(png, folder, scale=2):
-    """A picture of the page at the main menu (headless Chromium) into png."""
+    """A picture of the page at the main menu (headless Chromium) into png, written whole
+    or not at all (OSError)."""
     from playwright.sync_api import sync_playwright
     httpd = server(folder)
     try:
-        with sync_playwright() as p:
+        with sync_playwright() as p, files.replacing(png) as temp:
             browser = p.chromium.launch(executable_path=CHROMIUM)
             page = browser.new_page(viewport={"width": 600, "height": 760},
                                     device_scale_factor=scale)
             page.goto(httpd.url)
             page.wait_for_function("window.chip && window.chip.ms() !== null && "
                                    "window.chip.ms() > 500", timeout=120000)
-            page.screenshot(path=png)
+            page.screenshot(path=temp)
             browser.close()
     finally:
         httpd.shutdown()
@@ -311,17 +414,15 @@ def figures(folder, seconds=15, say=print):
     firmware's first frame (the second load from the service worker's cache), "speed":
     window.chip.speed each second of a 2-player match nobody presses in}."""
     import gzip
-    import tempfile
     import time
     from playwright.sync_api import sync_playwright
-    files = []
+    sizes = []
     for where, _, names in sorted(os.walk(folder)):
         for name in sorted(names):
-            with open(os.path.join(where, name), "rb") as f:
-                data = f.read()
-            files.append((os.path.relpath(os.path.join(where, name), folder), len(data),
+            data = read_bytes(os.path.join(where, name), "page")
+            sizes.append((os.path.relpath(os.path.join(where, name), folder), len(data),
                           len(gzip.compress(data, 6))))
-    out = {"files": files, "speed": []}
+    out = {"files": sizes, "speed": []}
     httpd = server(folder)
     try:
         with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
@@ -367,7 +468,8 @@ def main(argv=None):
         if problem:
             fail("make web", problem)
     try:
-        build(args.out, args.version, say=lambda line: print(line, file=sys.stderr))
+        with ctrl_c("make web", "%s is as it was" % args.out):
+            build(args.out, args.version, say=lambda line: print(line, file=sys.stderr))
     except ValueError as e:
         fail("make web", str(e))
     except subprocess.CalledProcessError as e:
@@ -376,9 +478,12 @@ def main(argv=None):
     if args.shot:
         from playwright.sync_api import Error as BrowserError
         try:
-            shot(args.shot, args.out)
+            with ctrl_c("make web", "%s is as it was" % args.shot):
+                shot(args.shot, args.out)
         except BrowserError as e:
             fail("make web", "the page in Chromium: %s" % str(e).splitlines()[0])
+        except OSError as e:
+            fail("make web", files.cannot_write(args.shot, e) + " (it is as it was)")
         print("picture                       %s" % args.shot)
     if args.serve:
         try:

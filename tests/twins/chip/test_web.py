@@ -33,19 +33,23 @@ GLASS = """() => {
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """make web-serve on a folder of its own (the goldens' version, built at BUILT): the
-    page's address and its folder."""
-    out = str(tmp_path_factory.mktemp("web") / "web")
-    p = subprocess.Popen([sys.executable, "-m", "twins.chip.web", "--serve", "--out", out,
-                          "--version", "dev"], stdout=subprocess.PIPE, text=True,
-                         env=dict(os.environ, SOURCE_DATE_EPOCH=BUILT))
+    page's address, its folder and the file that holds what the server said on stderr."""
+    here = tmp_path_factory.mktemp("web")
+    out, said = str(here / "web"), str(here / "stderr.txt")
+    with open(said, "w") as err:
+        p = subprocess.Popen([sys.executable, "-m", "twins.chip.web", "--serve", "--out", out,
+                              "--version", "dev"], stdout=subprocess.PIPE, stderr=err,
+                             text=True, env=dict(os.environ, SOURCE_DATE_EPOCH=BUILT))
     try:
         for line in p.stdout:
             m = re.search(r"serving it at +(http://127\.0\.0\.1:\d+/)", line)
             if m:
                 break
         else:
-            pytest.fail("make web-serve said no address (exit %s)" % p.wait())
-        yield m.group(1), out
+            with open(said) as err:
+                pytest.fail("make web-serve said no address (exit %s): %s"
+                            % (p.wait(), err.read()[-500:]))
+        yield m.group(1), out, said
     finally:
         p.terminate()
         p.wait()
@@ -61,12 +65,13 @@ def browser():
 
 
 class Page:
-    """The page in a fresh browser context (its own storage), its console kept."""
+    """The page in a fresh browser context (its own storage), or in a tab of context (its
+    storage shared with the context's other tabs), its console kept."""
 
-    def __init__(self, browser, url):
-        self.url = url
-        self.context = browser.new_context(has_touch=True,
-                                           viewport={"width": 600, "height": 760})
+    def __init__(self, browser, url, context=None):
+        self.url, self.shared = url, context is not None
+        self.context = context or browser.new_context(has_touch=True,
+                                                      viewport={"width": 600, "height": 760})
         self.page = self.context.new_page()
         self.said, self.errors, self.requests = [], [], []
         self.page.on("console", self._console)
@@ -102,7 +107,7 @@ class Page:
         raise AssertionError("the chip said no seed: %s" % self.said)
 
     def close(self):
-        self.context.close()
+        (self.page if self.shared else self.context).close()
         assert not self.errors, self.errors
 
 

@@ -2,10 +2,11 @@
 // drive (the one-file UF2) on rp2040js, in a Web Worker (worker.mjs, wired as the chip
 // twin wires it: board.mjs). Here, on the page's own thread: the glass on a canvas, keys
 // from the keyboard and from touch, the piezo through WebAudio, the nvm sector kept in
-// localStorage, the buttons' labels. Bundled by esbuild into chip.js; board.json
-// (twins/chip/web.py) says the pins, the keys' names, their labels and the keyboard.
-const STORE = 'california-speed-nvm';  // localStorage: the nvm sector, base64
-const NVM_BYTES = 4096;
+// the browser's storage (memory.mjs: one memory for every tab), the buttons' labels.
+// Bundled by esbuild into chip.js; board.json (twins/chip/web.py) says the pins, the keys'
+// names, their labels and the keyboard.
+import { Memory } from './memory.mjs';
+
 const $ = (id) => document.getElementById(id);
 const ASLEEP = { dormant: 'asleep: press a key', waking: 'waking up\u2026' };  // the deep sleep
 
@@ -26,22 +27,6 @@ async function bytesOf(name, progress = () => {}) {  // progress(share of the by
   got = 0;
   for (const c of chunks) { bytes.set(c, got); got += c.length; }
   return bytes;
-}
-
-function keptNvm() {
-  let text = null;
-  try { text = localStorage.getItem(STORE); } catch (e) { return null; }  // storage off
-  if (!text) return null;
-  try {
-    const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-    return bytes.length === NVM_BYTES ? bytes : null;
-  } catch (e) { return null; }  // not ours: the firmware starts from its defaults
-}
-
-function keepNvm(bytes) {
-  let text = '';
-  for (const b of bytes) text += String.fromCharCode(b);
-  try { localStorage.setItem(STORE, btoa(text)); } catch (e) { status.storage = 'not kept: ' + e.name; }
 }
 
 const status = { speed: '', sound: 'muted: press a key or touch a button for sound', storage: '' };
@@ -221,8 +206,9 @@ async function start() {
     a.download = board.downloads[a.getAttribute('href')];
   }
   const booting = (text) => { const el = $('booting'); if (el && el.textContent !== text) el.textContent = text; };
-  const [rom, uf2] = await Promise.all([bytesOf(board.bootrom), bytesOf(board.uf2, (share) =>
-    booting('loading the chip\u2026 ' + Math.round(100 * share) + '%'))]);
+  const memory = new Memory((said) => { status.storage = said; showStatus(); });
+  const [rom, uf2, nvm] = await Promise.all([bytesOf(board.bootrom), bytesOf(board.uf2, (share) =>
+    booting('loading the chip\u2026 ' + Math.round(100 * share) + '%')), memory.open()]);
   booting('starting CircuitPython\u2026');
   const worker = new Worker('worker.js');
   worker.onerror = (e) => showStatus('The chip could not start: ' + e.message);
@@ -256,7 +242,7 @@ async function start() {
       if (screen !== document.body.dataset.screen) relabel(board, screen);
     }
     for (const tone of data.tones) sound.play(tone);
-    if (data.nvm) keepNvm(data.nvm);  // the firmware wrote its nvm sector: keep it
+    if (data.nvm) memory.save(data.nvm);  // the firmware wrote its nvm sector
     if (data.ms !== null) $('booting')?.remove();  // the firmware's first frame is on the glass
     else booting('starting CircuitPython\u2026 ' + data.up.toFixed(1) + ' s');
     ms = data.ms;
@@ -269,7 +255,7 @@ async function start() {
       showStatus();
     }
   };
-  worker.postMessage({ t: 'start', board, rom, uf2, nvm: keptNvm(),
+  worker.postMessage({ t: 'start', board, rom, uf2, nvm,
                        console: new URLSearchParams(location.search).has('console') },
                      [rom.buffer, uf2.buffer]);
   showStatus();
