@@ -108,3 +108,18 @@ pcb:
 .PHONY: case
 case: $(STAMP)
 	@$(PY) -m tools.case $(ARGS)
+
+# CircuitPython's release files and the RP2040 boot ROM, fetched and checked (tools/fetch.py):
+# the Pico's UF2, mpy-cross for this machine and bootrom-b1.bin into .toolchain/, where make
+# uf2, bundle, web, chip and deploy find them; ARGS="--board raspberry_pi_pico_w" adds a
+# board's UF2, TOOLCHAIN_MIRROR=URL (or ARGS="--mirror URL") fetches from another server.
+.PHONY: toolchain
+toolchain: $(STAMP)
+	@$(PY) -m tools.fetch $(ARGS)
+
+# Every file a player or a teacher wants, named with the version, in dist/release/ with its
+# SHA256SUMS (tools/release.py): the UF2s, the Project Bundle, the page as a zip, the BOM,
+# make pcb's files and pictures, the case's STLs. ARGS="--only uf2,bundle" for some.
+.PHONY: release
+release: $(STAMP)
+	@$(PY) -m tools.release $(ARGS)

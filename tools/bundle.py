@@ -2,6 +2,7 @@
 
     python -m tools.bundle                     dist/california-speed-<version>-cp10-bundle.zip
     python -m tools.bundle --version v1.0 --out FILE
+    python -m tools.bundle --mpy-cross PATH    CircuitPython's mpy-cross
 
 The zip holds one folder, "CircuitPython 10.x/": exactly what `make deploy` writes onto a
 board (tools/drive.py: code.py, settings.toml, the packages as CircuitPython .mpy, lib/
@@ -9,7 +10,9 @@ with the Adafruit libraries, firmware/version.mpy, deploy's manifest), and a REA
 in plain words (docs/bundle-README.txt): install CircuitPython 10, copy everything in the
 folder onto CIRCUITPY, the serial console, the language, the self-test.
 
-It needs CircuitPython 10's mpy-cross ($CIRCUITPY_MPY_CROSS). The version is the git tag
+The packages are compiled by CircuitPython 10's mpy-cross: --mpy-cross PATH, else
+$CIRCUITPY_MPY_CROSS, else the one make toolchain fetched; with none, the folder carries
+.py source, said in a line with what it costs. The version is the git tag
 or the short commit ('+' when the board's files differ from it), or --version TEXT. The
 zip is the same bytes for the same tree and version: its entries are sorted and dated by
 the commit (or $SOURCE_DATE_EPOCH), and so is the manifest. The default output is dist/
@@ -28,7 +31,7 @@ import tools.files
 from tools import boardcode, deploy, drive
 from tools import toolchain
 from tools.cli import Parser, fail, output_file
-from tools.files import output_problem
+from tools.files import input_problem, output_problem
 
 PROG = "make bundle"
 FOLDER = "CircuitPython %d.x" % deploy.BOARD_MAJOR  # the folder a Project Bundle has per major
@@ -97,11 +100,18 @@ def parse(argv):
                          "the commit, '+' for changed files)")
     ap.add_argument("--out", metavar="FILE", type=output_file,
                     help="the zip to write (default: %s/%s)" % (DIST, default_name("VERSION")))
+    ap.add_argument("--mpy-cross", metavar="PATH",
+                    help="CircuitPython %d's mpy-cross (default: $%s, else make toolchain's; "
+                         "with none the folder carries .py source)"
+                    % (deploy.BOARD_MAJOR, toolchain.ENV_MPY))
     return ap.parse_args(argv)
 
 
 def main(argv=None):
     args = parse(argv)
+    problem = input_problem(args.mpy_cross) if args.mpy_cross is not None else ""
+    if problem:
+        fail(PROG, "--mpy-cross " + problem)
     try:
         when, what = source_date()
     except ValueError as e:
@@ -117,12 +127,15 @@ def main(argv=None):
             problem = output_problem(DIST)  # can the folder be made here
         if problem:
             fail(PROG, problem)
-    print("Writing the CIRCUITPY drive of California Speed %s (packages compiled to .mpy by "
-          "CircuitPython's mpy-cross)..." % version)
+    compiler = drive.find_mpy_cross(PROG, args.mpy_cross)
+    print("Writing the CIRCUITPY drive of California Speed %s (%s)..."
+          % (version, "packages compiled to .mpy by CircuitPython's mpy-cross" if compiler
+             else "packages as .py source"))
     with tempfile.TemporaryDirectory(prefix="california-speed-bundle-") as tmp:
         tree = os.path.join(tmp, "CIRCUITPY")
         try:
-            drive.write(tree, version=version, stamp=when)
+            drive.write(tree, version=version, stamp=when, mpy_cross=compiler,
+                        use_mpy=compiler is not None)
         except (drive.DriveError, toolchain.ToolchainError) as e:
             fail(PROG, str(e))
         except OSError as e:

@@ -7,8 +7,9 @@
 What goes onto the drive: firmware/code.py as /code.py (source: CircuitPython runs it
 by name), settings.toml, and the board code of engine/, firmware/ and hardware/
 (tools/boardcode.py says which files) compiled to .mpy with CircuitPython's own mpy-cross
-(--mpy-cross PATH, or $CIRCUITPY_MPY_CROSS): a .py is compiled in the board's RAM at
-import, which costs tens of KB of heap, and CircuitPython refuses MicroPython's .mpy.
+(--mpy-cross PATH, $CIRCUITPY_MPY_CROSS, or the one make toolchain fetched): a .py is
+compiled in the board's RAM at import, which costs tens of KB of heap, and CircuitPython
+refuses MicroPython's .mpy.
 Without that compiler the packages go as .py, and deploy says so. Also the Adafruit
 libraries in lib/: adafruit_displayio_ssd1306 (the OLED's driver), adafruit_display_text
 and adafruit_ticks, which it needs (the error screen's text): with circup when it is on
@@ -25,7 +26,7 @@ is saved as NAME.bak before it is replaced - except settings.toml, which is then
 unless --replace-settings. A file where deploy needs a folder (lib/, engine/, ...), or a
 folder where it puts a file, is named before anything is written, and nothing is.
 
-Stdlib only (and the project's own tools/files.py). Exit codes: 0 ok, 1 error, 2 usage error.
+Stdlib only (and the project's own tools/files.py and tools/toolchain.py). Exit codes: 0 ok, 1 error, 2 usage error.
 """
 import argparse
 import errno
@@ -219,16 +220,19 @@ def stamp(root, text, build):
 
 
 def find_mpy_cross(args, say):
-    """CircuitPython's mpy-cross from --mpy-cross or $CIRCUITPY_MPY_CROSS, checked; None
-    (and a note why) when there is none or --no-mpy."""
+    """CircuitPython's mpy-cross from --mpy-cross, $CIRCUITPY_MPY_CROSS or make toolchain's
+    (tools/toolchain.py), checked; None (and a note why) when there is none or --no-mpy."""
+    from tools import toolchain
     if args.no_mpy:
         say("Packages: as .py source (--no-mpy); the board compiles them in RAM at import")
         return None
     path = args.mpy_cross or os.environ.get(MPY_CROSS_ENV)
+    if not path and os.path.isfile(toolchain.fetched("mpy-cross")):
+        path = toolchain.fetched("mpy-cross")
     if not path:
-        say("Packages: as .py source: no CircuitPython mpy-cross (give --mpy-cross PATH or set "
-            "%s; build it from CircuitPython's source, mpy-cross/). The board then compiles "
-            "each one in RAM at import, which needs more heap" % MPY_CROSS_ENV)
+        say("Packages: as .py source: no CircuitPython mpy-cross (make toolchain fetches it; "
+            "or give --mpy-cross PATH or set %s). The board then compiles each one in RAM at "
+            "import, which needs more heap" % MPY_CROSS_ENV)
         return None
     try:
         version = subprocess.run([path, "--version"], capture_output=True, text=True,
@@ -496,7 +500,8 @@ def parse(argv):
     libs.add_argument("--no-libs", action="store_true", help="do not install libraries in lib/")
     mpy = ap.add_mutually_exclusive_group()
     mpy.add_argument("--mpy-cross", metavar="PATH", help="CircuitPython %d's mpy-cross, to "
-                     "copy the packages as .mpy (default: $%s)" % (BOARD_MAJOR, MPY_CROSS_ENV))
+                     "copy the packages as .mpy (default: $%s, else make toolchain's)"
+                     % (BOARD_MAJOR, MPY_CROSS_ENV))
     mpy.add_argument("--no-mpy", action="store_true", help="copy the packages as .py source")
     ap.add_argument("--version", metavar="TEXT", type=version_text,
                     help="the version the firmware says it is (default: from git: the tag or "

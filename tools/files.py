@@ -11,6 +11,7 @@ import json
 import os
 import re
 import stat
+import sys
 import tempfile
 
 # The largest input of each kind, in bytes: far beyond any real one, well below what could
@@ -238,12 +239,13 @@ def replacing(path, mode=0o644):
 
 
 def write_or_fail(path, data, prog):
-    """write_atomic, or stop with one line saying what could not be written and why."""
+    """write_atomic, or stop with one line saying what could not be written and why (as
+    tools/cli.py fail() does: that module reads files through this one)."""
     try:
         write_atomic(path, data, mode=0o644 & ~_umask())
     except OSError as e:
-        from tools.cli import fail
-        fail(prog, cannot_write(path, e))
+        print("%s: error: %s" % (prog, cannot_write(path, e)), file=sys.stderr)
+        sys.exit(2)
 
 
 def cannot_write(path, error):

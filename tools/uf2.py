@@ -1,8 +1,9 @@
 """make uf2: the handheld as one UF2 file, for a classroom to drag onto a Pico's RPI-RP2.
 
-    python -m tools.uf2                                  # Pico, firmware from $CIRCUITPY_UF2
+    python -m tools.uf2                       # Pico: firmware and mpy-cross as make toolchain
     python -m tools.uf2 --board raspberry_pi_pico_w --firmware adafruit-circuitpython-....uf2
     python -m tools.uf2 --keys matrix                    # the matrix build (Long Speed)
+    python -m tools.uf2 --mpy-cross PATH                 # CircuitPython's mpy-cross
 
 One UF2 holds CircuitPython's own image for the board and the CIRCUITPY drive exactly as
 `make deploy` writes it (tools/drive.py), packed by PyPI's folder2uf2 (its FAT image, and
@@ -13,6 +14,9 @@ re-flash; every file on CIRCUITPY is replaced. problems() reads any UF2 back: ma
 numbers, one family, blocks numbered 0..n-1 with one count, 256-byte payloads, ascending
 addresses inside the flash; touched() says which flash it writes. --keys matrix makes the
 matrix build's file (its settings.toml says CS_KEYS = "matrix"; the name says -matrix).
+The firmware and mpy-cross are found as tools/toolchain.py says (a variable, else what
+make toolchain fetched); with no mpy-cross at all the drive carries .py source, said in a
+line with what it costs.
 """
 import os
 import re
@@ -230,21 +234,24 @@ def default_name(board, version, keys="direct"):
 
 
 def build(out, board="raspberry_pi_pico", firmware=None, version=None, settings=None,
-          change=None, say=None):
+          change=None, say=None, mpy_cross=None, use_mpy=True):
     """Write the one-file UF2 for a board to out: firmware (CircuitPython 10's .uf2 for
-    the board; for the Pico, $CIRCUITPY_UF2 by default) and the drive (tools/drive.py,
-    with version, settings and change as drive.write takes them); checked before it is
-    kept. Returns out. UF2Error says what went wrong."""
-    from tools import boardcode, drive
+    the board; by default as tools/toolchain.py finds it: $CIRCUITPY_UF2 for the Pico,
+    else make toolchain's) and the drive (tools/drive.py, with version, settings, change,
+    mpy_cross and use_mpy as drive.write takes them); checked before it is kept. Returns
+    out. UF2Error says what went wrong."""
+    from tools import boardcode, drive, toolchain
     say = say or (lambda text: None)
     _folder2uf2()  # nothing is made without it: said first
-    if firmware is None and board == "raspberry_pi_pico":
-        firmware = os.environ.get("CIRCUITPY_UF2")
+    if firmware is None:
+        firmware = toolchain.firmware(board)
     if not firmware:
-        raise UF2Error("no firmware for the %s: give --firmware PATH, CircuitPython %d's .uf2 "
-                       "for it (circuitpython.org/board/%s/)%s"
-                       % (BOARDS[board], CIRCUITPY_MAJOR, board,
-                          "; or set CIRCUITPY_UF2" if board == "raspberry_pi_pico" else ""))
+        raise UF2Error("no firmware for the %s: make toolchain%s fetches it, or give "
+                       "--firmware PATH, CircuitPython %d's .uf2 for it (circuitpython.org/"
+                       "board/%s/)%s" % (BOARDS[board], "" if board == toolchain.PICO else
+                                         ' ARGS="--board %s"' % board, CIRCUITPY_MAJOR, board,
+                                         "; or set CIRCUITPY_UF2" if board == toolchain.PICO
+                                         else ""))
     cp = check_firmware(firmware, board)
     fam, offset, size = board_facts(board)
     version = version if version is not None else boardcode.version()
@@ -252,7 +259,8 @@ def build(out, board="raspberry_pi_pico", firmware=None, version=None, settings=
         say("writing the CIRCUITPY drive (version %s)..." % version)
         try:
             tree = drive.write(os.path.join(tmp, "CIRCUITPY"), version=version,
-                               settings=settings, change=change, stamp=_stamp(version)[0])
+                               settings=settings, change=change, stamp=_stamp(version)[0],
+                               mpy_cross=mpy_cross, use_mpy=use_mpy)
         except drive.DriveError as e:
             raise UF2Error(str(e))
         made = os.path.join(tmp, "one.uf2")
@@ -356,10 +364,10 @@ def nvm_problems(path, board):
 
 def _parser():
     ap = Parser(prog="make uf2", description=__doc__.splitlines()[0],
-                epilog="Boards: %s. The Pico's firmware is $CIRCUITPY_UF2 unless --firmware "
-                       "names one; the others need --firmware. Writes dist/california-speed-"
-                       "VERSION-BOARD-cp%d.uf2 (-BOARD-matrix-cp%d.uf2 with --keys matrix) "
-                       "unless --out names a file."
+                epilog="Boards: %s. A board's firmware is --firmware, else (the Pico's) "
+                       "$CIRCUITPY_UF2, else what make toolchain fetched. Writes dist/"
+                       "california-speed-VERSION-BOARD-cp%d.uf2 (-BOARD-matrix-cp%d.uf2 with "
+                       "--keys matrix) unless --out names a file."
                        % (", ".join(BOARDS), CIRCUITPY_MAJOR, CIRCUITPY_MAJOR))
     ap.add_argument("--board", choices=sorted(BOARDS), default="raspberry_pi_pico",
                     help="the board (default raspberry_pi_pico)")
@@ -372,24 +380,31 @@ def _parser():
                          "diode matrix, Long Speed): its settings.toml's CS_KEYS")
     ap.add_argument("--out", metavar="FILE", type=output_file,
                     help="where to write the UF2 (default in dist/)")
+    ap.add_argument("--mpy-cross", metavar="PATH",
+                    help="CircuitPython %d's mpy-cross (default: $CIRCUITPY_MPY_CROSS, else "
+                         "make toolchain's; with none the drive carries .py source)"
+                         % CIRCUITPY_MAJOR)
     return ap
 
 
 def main(argv=None):
-    from tools import boardcode
+    from tools import boardcode, drive
     args = _parser().parse_args(argv)
-    problem = input_problem(args.firmware) if args.firmware is not None else ""
-    if problem:
-        fail("make uf2", "--firmware " + problem)
+    for flag, path in (("--firmware", args.firmware), ("--mpy-cross", args.mpy_cross)):
+        problem = input_problem(path) if path is not None else ""
+        if problem:
+            fail("make uf2", flag + " " + problem)
     version = args.version or boardcode.version()
     out = args.out or default_name(args.board, version, args.keys)
     problem = files.folder_problem(os.path.dirname(out), out, make=True)
     if problem:
         fail("make uf2", problem)
     settings = None if args.keys == BUILDS[0] else {"CS_KEYS": args.keys}
+    compiler = drive.find_mpy_cross("make uf2", args.mpy_cross)
     try:
         build(out, args.board, args.firmware, version, settings=settings,
-              say=lambda text: print(text, file=sys.stderr))
+              say=lambda text: print(text, file=sys.stderr), mpy_cross=compiler,
+              use_mpy=compiler is not None)
     except (UF2Error, ValueError) as e:  # (ValueError: a SOURCE_DATE_EPOCH that is no time)
         fail("make uf2", str(e))
     runs = touched(out)

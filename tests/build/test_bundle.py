@@ -1,10 +1,10 @@
 """make bundle (tools/bundle.py): the Project Bundle zip, as a user unzips it and as
 CircuitPython's own VM boots its folder.
 
-The zip needs CircuitPython's mpy-cross and the match needs its VM (CIRCUITPYTHON and
-CIRCUITPY_MPY_CROSS; .ci/run sets them): without them those tests are skipped and counted
-in one line. The refusals need neither. Every run writes into a temporary folder, never
-into the repository's dist/.
+The zip of .mpy files needs CircuitPython's mpy-cross and the match needs its VM
+(CIRCUITPYTHON and CIRCUITPY_MPY_CROSS; .ci/run sets them): without them those tests are
+skipped and counted in one line. The refusals and the zip of .py source need neither.
+Every run writes into a temporary folder, never into the repository's dist/.
 """
 import hashlib
 import json
@@ -199,15 +199,67 @@ def test_a_file_named_dist_is_said_and_left_as_it_was(tmp_path):
     assert os.listdir(tmp_path) == ["dist"] and (tmp_path / "dist").read_text() == "mine\n"
 
 
-def test_without_circuitpythons_mpy_cross_it_says_so_in_one_sentence(tmp_path):
+def without_toolchain(tmp_path):
+    """A fresh clone's environment: no CIRCUITPY_MPY_CROSS, and an empty make toolchain
+    folder of its own; (env, that folder)."""
+    folder = tmp_path / "toolchain"
+    folder.mkdir()
     env = {k: v for k, v in os.environ.items() if k != boardvm.ENV_MPY}
-    p = make_bundle(cwd=tmp_path, env=env)
+    return dict(env, CALIFORNIA_SPEED_TOOLCHAIN=str(folder)), folder
+
+
+def test_without_any_mpy_cross_the_folder_carries_py_source_said_with_its_cost(tmp_path):
+    env, _ = without_toolchain(tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    p = make_bundle("--version", "v1.0", cwd=work, env=env)
+    assert p.returncode == 0, p.stderr
     lines = p.stderr.splitlines()
-    assert p.returncode == 2 and len(lines) == 1, p.stderr
-    assert lines[0].startswith("make bundle: error: ") and "Traceback" not in p.stderr
-    assert "mpy-cross" in lines[0] and "set %s" % boardvm.ENV_MPY in lines[0], lines
-    assert lines[0].count(". ") == 0  # one sentence
-    assert os.listdir(tmp_path) == []  # no dist/, no zip
+    assert len(lines) == 1 and lines[0].startswith("make bundle: no CircuitPython mpy-cross"), \
+        p.stderr
+    for words in ("make toolchain", "--mpy-cross PATH", ".py source",
+                  "118 KB of the Pico's 186 KB free", "89 KB from .mpy"):
+        assert words in lines[0], (words, lines[0])
+    names = contents(work / "dist" / "california-speed-v1.0-cp10-bundle.zip")
+    assert TOP + "engine/game.py" in names and TOP + "lib/adafruit_ticks.py" in names
+    assert not [n for n in names if n.endswith(".mpy")]
+
+
+@pytest.mark.skipif(boardvm.mpy_cross() is None, reason="CircuitPython's mpy-cross: %s"
+                    % boardvm.HOWTO)
+def test_mpy_cross_given_or_fetched_compiles_the_packages(tmp_path):
+    env, folder = without_toolchain(tmp_path)
+    zips = []
+    for how in ("given", "fetched"):
+        work = tmp_path / how
+        work.mkdir()
+        if how == "fetched":
+            (folder / "circuitpython" / "bin").mkdir(parents=True)
+            os.symlink(boardvm.mpy_cross(), folder / "circuitpython" / "bin" / "mpy-cross")
+        p = make_bundle("--version", "v1.0", *(["--mpy-cross", boardvm.mpy_cross()]
+                                               if how == "given" else []), cwd=work, env=env)
+        assert p.returncode == 0 and p.stderr == "", p.stderr
+        zips.append(work / "dist" / "california-speed-v1.0-cp10-bundle.zip")
+        names = contents(zips[-1])
+        assert TOP + "engine/game.mpy" in names and TOP + "engine/game.py" not in names
+    assert zips[0].read_bytes() == zips[1].read_bytes()
+
+
+def test_an_mpy_cross_that_is_missing_or_not_circuitpythons_is_one_line(tmp_path):
+    env, _ = without_toolchain(tmp_path)
+    fake = tmp_path / "mpy-cross"
+    fake.write_text("#!/bin/sh\necho 'MicroPython v1.27.0 on 2025-12-09; mpy-cross emitting "
+                    "mpy v6.3'\n")
+    fake.chmod(0o755)
+    work = tmp_path / "work"
+    work.mkdir()
+    for given, says in ((tmp_path / "none", "no such file"),
+                        (fake, "is not CircuitPython's mpy-cross")):
+        p = make_bundle("--mpy-cross", str(given), cwd=work, env=env)
+        lines = p.stderr.splitlines()
+        assert p.returncode == 2 and len(lines) == 1 and "Traceback" not in p.stderr, p.stderr
+        assert lines[0].startswith("make bundle: error: ") and says in lines[0], lines
+    assert os.listdir(work) == []
 
 
 @toolchain

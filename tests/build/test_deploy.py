@@ -32,6 +32,7 @@ def no_circup(monkeypatch):
     go as .py unless a test gives --mpy-cross (the .mpy tests are in test_board_vm.py)."""
     monkeypatch.setattr(deploy, "find_circup", lambda: None)
     monkeypatch.delenv(deploy.MPY_CROSS_ENV, raising=False)
+    monkeypatch.setenv("CALIFORNIA_SPEED_TOOLCHAIN", os.path.join(ROOT, "no-such-folder"))
 
     def refuse(cmd):
         raise AssertionError("circup must not run here: %r" % cmd)

@@ -312,3 +312,99 @@ def test_without_folder2uf2_make_uf2_says_how_to_get_it(tmp_path):
     r = subprocess.run([sys.executable, "-m", "tools.uf2", "--out", str(tmp_path / "x.uf2")],
                        cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
     _refused(r, "folder2uf2 is not installed", "requirements.txt")
+
+
+def _without_toolchain(tmp_path, **more):
+    """The environment of a fresh clone: no toolchain variable, and a make toolchain folder
+    of its own (empty unless the test puts files there)."""
+    folder = tmp_path / "toolchain"
+    folder.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("CIRCUITPY_UF2", "CIRCUITPY_MPY_CROSS", "RP2040_BOOTROM")}
+    env.update(CALIFORNIA_SPEED_TOOLCHAIN=str(folder), **more)
+    return env, folder
+
+
+def _make_in(env, *args):
+    return places.run(["tools.uf2"] + list(args), env=env, timeout=300)
+
+
+def test_without_any_mpy_cross_the_drive_carries_py_source_said_with_its_cost(tmp_path):
+    env, _ = _without_toolchain(tmp_path)
+    firmware = _firmware(tmp_path / "firmware.uf2", "raspberry_pi_pico")
+    out = tmp_path / "pico.uf2"
+    r = _make_in(env, "--firmware", firmware, "--version", "v1.0", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    said = [ln for ln in r.stderr.splitlines() if "mpy-cross" in ln]
+    assert len(said) == 1, r.stderr
+    for words in ("make uf2: no CircuitPython mpy-cross", "make toolchain", "--mpy-cross PATH",
+                  ".py source", "118 KB of the Pico's 186 KB free", "89 KB from .mpy"):
+        assert words in said[0], (words, said[0])
+    files = uf2.drive_files(str(out))
+    assert "engine/game.py" in files and "lib/adafruit_ticks.py" in files
+    assert not [f for f in files if f.endswith(".mpy")]
+
+
+@NEEDS_MPY
+def test_mpy_cross_given_or_fetched_compiles_the_drive(tmp_path):
+    env, folder = _without_toolchain(tmp_path)
+    firmware = _firmware(tmp_path / "firmware.uf2", "raspberry_pi_pico")
+    given = _make_in(env, "--firmware", firmware, "--mpy-cross", boardvm.mpy_cross(),
+                     "--version", "v1.0", "--out", str(tmp_path / "given.uf2"))
+    assert given.returncode == 0 and "no CircuitPython mpy-cross" not in given.stderr, \
+        given.stderr
+    (folder / "circuitpython" / "bin").mkdir(parents=True)
+    os.symlink(boardvm.mpy_cross(), folder / "circuitpython" / "bin" / "mpy-cross")
+    fetched = _make_in(env, "--firmware", firmware, "--version", "v1.0",
+                       "--out", str(tmp_path / "fetched.uf2"))
+    assert fetched.returncode == 0 and "no CircuitPython mpy-cross" not in fetched.stderr
+    for name in ("given.uf2", "fetched.uf2"):
+        files = uf2.drive_files(str(tmp_path / name))
+        assert "engine/game.mpy" in files and "engine/game.py" not in files, name
+        assert "lib/adafruit_ticks.mpy" in files
+    assert (tmp_path / "given.uf2").read_bytes() == (tmp_path / "fetched.uf2").read_bytes()
+
+
+def test_an_mpy_cross_that_is_missing_or_not_circuitpythons_is_one_line(tmp_path):
+    env, _ = _without_toolchain(tmp_path)
+    firmware = _firmware(tmp_path / "firmware.uf2", "raspberry_pi_pico")
+    out = tmp_path / "x.uf2"
+    places.one_line(_make_in(env, "--firmware", firmware, "--mpy-cross",
+                             str(tmp_path / "none"), "--out", str(out)),
+                    "--mpy-cross", "no such file")
+    fake = tmp_path / "mpy-cross"
+    fake.write_text("#!/bin/sh\necho 'MicroPython v1.27.0 on 2025-12-09; mpy-cross emitting "
+                    "mpy v6.3'\n")
+    fake.chmod(0o755)
+    places.one_line(_make_in(env, "--firmware", firmware, "--mpy-cross", str(fake),
+                             "--out", str(out)), "is not CircuitPython's mpy-cross")
+    assert not out.exists()
+
+
+@NEEDS_MPY
+@pytest.mark.parametrize("board", ["raspberry_pi_pico", "raspberry_pi_pico_w"])
+def test_the_firmware_make_toolchain_fetched_is_found_and_a_variable_still_wins(board,
+                                                                                tmp_path):
+    env, folder = _without_toolchain(tmp_path)
+    (folder / "circuitpython" / "board").mkdir(parents=True)
+    _firmware(folder / "circuitpython" / "board" / (board + ".uf2"), board,
+              "Adafruit CircuitPython 10.2.0 on 2026-11-30; %s with rp2040" % uf2.BOARDS[board])
+    out = tmp_path / "x.uf2"
+    r = _make_in(env, "--board", board, "--version", "v1.0", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "with CircuitPython 10.2.0 for the %s" % uf2.BOARDS[board] in r.stderr
+    assert uf2.circuitpython_of(str(out))[0] == "10.2.0"
+    if board == "raspberry_pi_pico":
+        mine = _firmware(tmp_path / "mine.uf2", board)  # (10.3.0)
+        r = _make_in(dict(env, CIRCUITPY_UF2=mine), "--version", "v1.0", "--out", str(out))
+        assert r.returncode == 0 and uf2.circuitpython_of(str(out))[0] == "10.3.0", r.stderr
+
+
+def test_with_no_firmware_anywhere_it_says_make_toolchain_fetches_it(tmp_path):
+    env, _ = _without_toolchain(tmp_path)
+    for args, board in (([], ""), (["--board", "raspberry_pi_pico2"],
+                                   ' ARGS="--board raspberry_pi_pico2"')):
+        r = _make_in(env, *args, "--out", str(tmp_path / "x.uf2"))
+        places.one_line(r, "no firmware for the", "make toolchain%s fetches it" % board,
+                        "--firmware PATH")
+    assert not (tmp_path / "x.uf2").exists()

@@ -85,9 +85,10 @@ def saved_settings(**index):
 
 
 def toolchain():
-    """(uf2, bootrom) paths from the environment, or None for a missing one."""
-    return tuple(os.environ.get(v) if os.path.isfile(os.environ.get(v) or "") else None
-                 for v in ("CIRCUITPY_UF2", "RP2040_BOOTROM"))
+    """(uf2, bootrom) paths: the variables, else make toolchain's files (tools/toolchain.py);
+    None for a missing one."""
+    from tools.toolchain import chip_files
+    return chip_files()
 
 
 def missing(own_uf2=False):
@@ -104,7 +105,8 @@ def missing(own_uf2=False):
         lacks.append("RP2040_BOOTROM (the RP2040's bootrom-b1.bin)")
     if boardvm.mpy_cross() is None and not own_uf2:
         lacks.append("CIRCUITPY_MPY_CROSS (CircuitPython's mpy-cross)")
-    return "the chip twin needs " + ", ".join(lacks) if lacks else None
+    return ("the chip twin needs %s (make toolchain fetches all but node and npm)"
+            % ", ".join(lacks)) if lacks else None
 
 
 def _npm_ready():
@@ -992,7 +994,7 @@ def figures(covers=50, frequencies=(400000, 1000000), progress=print, keys="dire
     heap lines and to see what serving the computer costs. keys: the build ("matrix": the
     same presses by the diode matrix; the glass compared with the desktop's direct build,
     which plays the same 4 piles a row)."""
-    elf = os.environ.get("CIRCUITPY_UF2", "")[:-4] + ".elf"
+    elf = (toolchain()[0] or "")[:-4] + ".elf"
     functions = elf_functions(elf) if os.path.isfile(elf) else None
     build = {} if keys == "direct" else {"CS_KEYS": keys}
     progress("  chip: boot and the seed of the first deal")

@@ -18,7 +18,9 @@ NEEDS_CHIP = pytest.mark.skipif(REASON is not None, reason="the chip twin: %s" %
 
 
 def _chip(*args):
+    """make chip with no toolchain: no variable, and make toolchain's folder an empty one."""
     env = {k: v for k, v in os.environ.items() if k not in TOOLCHAIN}
+    env["CALIFORNIA_SPEED_TOOLCHAIN"] = os.path.join(places.ROOT, "tests", "no-such-folder")
     return places.run(["twins.chip.chip"] + list(args), env=env, timeout=60)
 
 
