@@ -93,17 +93,27 @@ web-serve: $(STAMP)
 web-shot: $(STAMP)
 	@$(PY) -m twins.chip.web --version dev --shot docs/web.png $(ARGS)
 
-# The printed circuit board (tools/pcb.py): hardware/pcb/ (the KiCad 9 project, nets.json,
-# placement.json), dist/pcb/ (gerbers and drills zipped, BOM, placement) and
-# docs/pcb-front.png, pcb-back.png. It runs in Debian's /usr/bin/python3, not the venv: KiCad's
-# pcbnew module imports only there (apt-get install -t bookworm-backports kicad kicad-footprints).
+# The printed circuit board (tools/pcb/): hardware/pcb/ (the KiCad 9 project and schematic,
+# nets.json, placement.json), dist/pcb/ (gerbers and drills zipped, BOM, placement, the
+# schematic's PDF, the soldering guide) and docs/pcb-front.png, pcb-back.png, schematic.pdf,
+# ibom.html. It runs in Debian's /usr/bin/python3, not the venv: KiCad's pcbnew module imports
+# only there (apt-get install -t bookworm-backports kicad kicad-footprints; and xvfb). Its own
+# packages (InteractiveHtmlBom) go into .venv/kicad, a venv over that Python (make pcb-setup).
 KICAD_PYTHON ?= /usr/bin/python3
-.PHONY: pcb
-pcb:
+KICAD_VENV := $(VENV)/kicad
+KICAD_STAMP := $(KICAD_VENV)/.requirements-installed
+$(KICAD_STAMP): requirements-kicad.txt
+	@test -x $(KICAD_VENV)/bin/python || $(KICAD_PYTHON) -m venv --system-site-packages $(KICAD_VENV)
+	$(KICAD_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-kicad.txt
+	@touch $(KICAD_STAMP)
+
+.PHONY: pcb pcb-setup
+pcb-setup: $(KICAD_STAMP)
+pcb: $(KICAD_STAMP)
 	@$(KICAD_PYTHON) -m tools.pcb $(ARGS)
 
-# The printed case (tools/case.py, in the venv: no KiCad needed):
-# dist/case/california-speed-{top,bottom,door,caps}.stl from hardware/pcb/placement.json;
+# The printed case (tools/case/, in the venv: no KiCad needed):
+# dist/case/california-speed-{top,bottom,door,caps,lever}.stl from hardware/pcb/placement.json;
 # ARGS="--picture docs/case.png" also draws the README's picture.
 .PHONY: case
 case: $(STAMP)

@@ -396,7 +396,7 @@ def bom_rows():
         assert reader.fieldnames == ["part", "quantity", "example_part_number",
                                      "approx_price_usd", "notes", "build"]
         rows = list(reader)
-    assert {r["build"] for r in rows} == {"breadboard", "board"}
+    assert {r["build"] for r in rows} == {"breadboard", "board", "case"}
     return rows
 
 

@@ -1,4 +1,4 @@
-"""The printed circuit board (make pcb, tools/pcb.py): KiCad's DRC passes it, its copper
+"""The printed circuit board (make pcb, tools/pcb/): KiCad's DRC passes it, its copper
 joins what the pin map says, it fits 120 x 80 mm, its fab files read back, and make pcb
 writes the committed bytes, quietly, the same pictures whichever KiCad packages are here,
 every file whole or not at all (a place it cannot write is one line before any work, a
@@ -24,14 +24,16 @@ from tools.boardcode import ROOT
 from tools.pcb import KICAD_PYTHON as KICAD_PY, kicad_missing
 BOARD = os.path.join(ROOT, "hardware", "pcb", "california-speed.kicad_pcb")
 PICTURES = ("pcb-front.png", "pcb-back.png")
+DOCS = PICTURES + ("schematic.pdf", "ibom.html")
 NO_KICAD = kicad_missing()
 needs_kicad = pytest.mark.skipif(NO_KICAD != "", reason=NO_KICAD)
 
 
 def kicad_python(code):
-    """Run code in Debian's Python with tools.pcb imported; its stdout as JSON."""
+    """Run code in Debian's Python with tools.pcb (and its outputs) imported; its stdout as
+    JSON."""
     p = subprocess.run([KICAD_PY, "-c", "import json, sys; sys.path.insert(0, %r); "
-                        "from tools import pcb; " % ROOT + code],
+                        "from tools import pcb; from tools.pcb import outputs; " % ROOT + code],
                        capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 0, p.stderr[-2000:]
     return json.loads(p.stdout.strip().splitlines()[-1])
@@ -141,7 +143,7 @@ def test_kicads_drc_finds_no_violation_and_nothing_unconnected(tmp_path):
 
 @needs_kicad
 def test_the_boards_copper_joins_what_the_pin_map_says():
-    nets = kicad_python("print(json.dumps(pcb.read_back(%r)))" % BOARD)
+    nets = kicad_python("print(json.dumps(outputs.read_back(%r)))" % BOARD)
     rows = pinmap.default("CS_MATRIX_ROWS").split(",")
     cols = pinmap.default("CS_MATRIX_COLUMNS").split(",")
     assert len(nets["keys"]) == 24
@@ -159,8 +161,8 @@ def test_the_boards_copper_joins_what_the_pin_map_says():
 @needs_kicad
 def test_each_players_keys_sit_at_their_own_end_in_their_own_order():
     places = {p["ref"]: p for p in kicad_python(
-        "print(json.dumps(pcb.placement(%r)['parts']))" % BOARD)}
-    nets = kicad_python("print(json.dumps(pcb.read_back(%r)))" % BOARD)["keys"]
+        "print(json.dumps(outputs.placement(%r)['parts']))" % BOARD)}
+    nets = kicad_python("print(json.dumps(outputs.read_back(%r)))" % BOARD)["keys"]
     at = {name: places[k["switch"]] for name, k in nets.items()}
     # B near along B's edge (the top), A near along A's (the bottom)
     ys = [at["%s 1" % row]["y"] for row in ("B near", "B far", "A far", "A near")]
@@ -174,7 +176,7 @@ def test_each_players_keys_sit_at_their_own_end_in_their_own_order():
 
 @needs_kicad
 def test_the_outline_fits_120_by_80_mm_and_every_part_lies_inside():
-    p = kicad_python("print(json.dumps(pcb.placement(%r)))" % BOARD)
+    p = kicad_python("print(json.dumps(outputs.placement(%r)))" % BOARD)
     w, h = p["board"]["width"], p["board"]["height"]
     assert w <= 120 and h <= 80
     for part in p["parts"]:
@@ -273,9 +275,9 @@ def test_the_pictures_have_no_3d_models_even_where_kicad_has_them(made, models, 
                     "-o", str(drawn), BOARD], capture_output=True, check=True,
                    env=dict(os.environ, KICAD9_3DMODEL_DIR=str(models)))
     committed = {name: open(os.path.join(ROOT, "docs", name), "rb").read()
-                 for name in PICTURES}
+                 for name in DOCS}
     assert drawn.read_bytes() != committed["pcb-front.png"]
-    for name in PICTURES:
+    for name in DOCS:  # the schematic's PDF and the soldering guide too, their dates fixed
         assert (made / "docs" / name).read_bytes() == committed[name], name
 
 

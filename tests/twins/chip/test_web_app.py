@@ -138,6 +138,13 @@ def test_the_build_guide_and_the_rules_are_pages_served_with_it(browser, served)
                 r => r.ok ? null : u + ' ' + r.status)))""")
             assert [u for u in broken if u] == [], broken
             p.page.go_back()
+        for text, kind in (("the soldering guide", "text/html"),
+                           ("the schematic", "application/pdf")):
+            href = p.page.get_attribute("#pico a:text-is('%s')" % text, "href")
+            answer = p.page.request.get(served[0].rsplit("/", 1)[0] + "/" + href)
+            assert answer.ok and answer.headers["content-type"].startswith(kind), (href, answer)
+        assert "InteractiveHtmlBom" in p.page.request.get(
+            served[0].rsplit("/", 1)[0] + "/docs/ibom.html").text()
     finally:
         p.close()
 

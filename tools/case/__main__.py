@@ -1,0 +1,3 @@
+from tools.case.output import main
+
+main()
