@@ -50,6 +50,8 @@ PICTURES = (
     ((_card(10, 1), _card(8, 1), _card(4, 2), _card(12, 3)), 0b0100),  # one 5 covered
     ((_card(1, 0), _card(8, 1), _card(5, 2), _card(12, 3)), 0),  # no pair: a stall
     ((-1, -1, -1, -1), 0),  # the rows collected, to be dealt again
+    ((_card(6, 3), _card(2, 0), _card(11, 1), _card(9, 2)), 0),  # no pair: a press is a foul
+    ((_card(6, 0), _card(2, 2), _card(6, 1), _card(0, 3)), 0b0101),  # two 7s: a race for them
 )
 
 

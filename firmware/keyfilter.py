@@ -16,9 +16,9 @@ rules are for contacts.
 """
 from engine.ticks import ticks_diff
 from firmware import lang
-from hardware.keymap import (BACK, ROLE_MENU, ROLE_NONE, is_far, key_bit, menu_key, nav_of,
-                             pile_of, place_of, player_of, role_of)
-from hardware.seats import PILE_CHOICES
+from hardware.keymap import (BACK, KEY_COUNT, ROLE_MENU, ROLE_NONE, is_far, key_bit, menu_key,
+                             nav_of, pile_of, place_of, player_of, role_of)
+from hardware.seats import KEYS_A_ROW, PILE_CHOICES
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
     from collections.abc import Callable
@@ -71,13 +71,14 @@ class Meaning:
         self.nav = -1  # in the menus: UP, DOWN, LEFT, RIGHT by its place; BACK for MENU
         self.note = None  # type: str | None  # a short note for both players, or None
 
-    def fill(self, key: int, role: int, n: int) -> bool:
-        """What a key with this role is, in a row of n piles; True for MENU."""
+    def fill(self, key: int, role: int, n: int, keys: int) -> bool:
+        """What a key with this role is, in a row of n piles over keys buttons; True for
+        MENU."""
         nav = nav_of(role)
         menu = nav == BACK  # MENU, as the key map decodes it
         self.key = key
         self.player = -1 if menu else player_of(role)
-        self.pile = pile_of(role, n)
+        self.pile = pile_of(role, n, keys)
         self.nav = nav
         return menu
 
@@ -119,7 +120,7 @@ class KeyFilter:
                 m.what = _M_NOTE
                 m.note = lang.words.KEY_UNKNOWN
             return pressed
-        menu = m.fill(key, role, self.n)
+        menu = m.fill(key, role, self.n, KEYS_A_ROW[len(self.keymap) > KEY_COUNT])
         bit = key_bit(key)
         if not pressed:
             self.held &= ~bit
@@ -193,7 +194,7 @@ class KeyFilter:
             if down >= (_EXIT_HOLD_MS if self.menu_used else _PAUSE_HOLD_MS):
                 m.what = _M_LONG if self.menu_used else _M_HOLD
                 m.note = None
-                m.fill(menu_key, ROLE_MENU, 0)
+                m.fill(menu_key, ROLE_MENU, 0, 0)
                 self.menu_used += 1
                 return True
         return False

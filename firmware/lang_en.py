@@ -12,9 +12,11 @@ from firmware.glyphs import ICON_LOCK
 NAME = "ENGLISH"
 
 # During play, on a player's info line (12 characters).
-LOCKED = chr(ICON_LOCK) + " LOCKED"  # after a foul, during the lockout (a padlock first)
-FOUL = "FOUL"  # after a foul, with LOCKOUT OFF
+# A refused press, on the line of the seat that made it, in HOW TO PLAY's words:
+FOUL = "FOUL!"  # a pile that could not be covered
+LOCKED = chr(ICON_LOCK) + " LOCKED"  # a press in the lockout after a foul (a padlock first)
 TOO_LATE = "TOO LATE"  # a collision: someone else covered that pile first
+LOST_TOSS = "LOST TOSS"  # both pressed it at once: the coin chose the other seat
 NO_MATCH = "NO MATCH"  # play has stalled: the rows are collected and dealt again
 NEXT = "ANY KEY:NEXT"  # after a game
 TO_MENU = "ANY KEY:MENU"  # after the match
@@ -51,7 +53,7 @@ FIELDS = (
     ("SOUND", ("ON", "OFF")),
     ("CONTRAST", ("HIGH", "MEDIUM", "LOW", "LOWEST")),
     ("FLIP SCREEN", ("OFF", "ON")),
-    ("HINTS", ("OFF", "ON")),
+    ("HINTS", ("OFF", "ON", "NEXT 3 MATCHES", "NEXT 2 MATCHES", "NEXT MATCH")),
     ("SLEEP", ("2 MIN", "5 MIN", "10 MIN", "1 MIN", "NEVER")),
     ("HANDICAP", ("B+8", "B+6", "B+4", "B+2", "EVEN", "A+2", "A+4", "A+6", "A+8")),
     ("AUTO HANDICAP", ("OFF", "ON")),

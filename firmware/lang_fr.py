@@ -5,9 +5,10 @@ from firmware.glyphs import ICON_LOCK
 NAME = "FRANÇAIS"
 
 # En jeu, sur la ligne d'un joueur (12 caractères).
+FOUL = "FAUTE !"
 LOCKED = chr(ICON_LOCK) + " BLOQUÉ"
-FOUL = "FAUTE"
 TOO_LATE = "TROP TARD"
+LOST_TOSS = "TIRAGE PERDU"
 NO_MATCH = "PAS DE PAIRE"
 NEXT = "TOUCHE:SUITE"
 TO_MENU = "TOUCHE:MENU"
@@ -43,7 +44,7 @@ FIELDS = (
     ("SON", ("OUI", "NON")),
     ("CONTRASTE", ("FORT", "MOYEN", "FAIBLE", "MINIMUM")),
     ("ÉCRAN PIVOTÉ", ("NON", "OUI")),
-    ("AIDES", ("NON", "OUI")),
+    ("AIDES", ("NON", "OUI", "POUR 3 MATCHS", "POUR 2 MATCHS", "POUR 1 MATCH")),
     ("VEILLE", ("2 MIN", "5 MIN", "10 MIN", "1 MIN", "JAMAIS")),
     ("HANDICAP", ("B+8", "B+6", "B+4", "B+2", "AUCUN", "A+2", "A+4", "A+6", "A+8")),
     ("HANDICAP AUTO", ("NON", "OUI")),

@@ -5,9 +5,10 @@ from firmware.glyphs import ICON_LOCK
 NAME = "PORTUGUÊS"
 
 # Durante o jogo, na linha de cada jogador (12 caracteres).
+FOUL = "FALTA!"
 LOCKED = chr(ICON_LOCK) + " BLOQUEADO"
-FOUL = "FALTA"
 TOO_LATE = "TARDE DEMAIS"
+LOST_TOSS = "SORTEIO: NÃO"
 NO_MATCH = "SEM PAR"
 NEXT = "TECLA:SEGUIR"
 TO_MENU = "TECLA:MENU"
@@ -43,7 +44,7 @@ FIELDS = (
     ("SOM", ("SIM", "NÃO")),
     ("CONTRASTE", ("ALTO", "MÉDIO", "BAIXO", "MÍNIMO")),
     ("GIRAR TELA", ("NÃO", "SIM")),
-    ("DICAS", ("NÃO", "SIM")),
+    ("DICAS", ("NÃO", "SIM", "POR 3 PARTIDAS", "POR 2 PARTIDAS", "POR 1 PARTIDA")),
     ("REPOUSO", ("2 MIN", "5 MIN", "10 MIN", "1 MIN", "NUNCA")),
     ("HANDICAP", ("B+8", "B+6", "B+4", "B+2", "IGUAL", "A+2", "A+4", "A+6", "A+8")),
     ("HANDICAP AUTO", ("NÃO", "SIM")),

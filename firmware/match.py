@@ -44,6 +44,7 @@ _M_HOLD = const(4)
 _DOUBLE_MS = const(500)  # a second MENU this soon after the first pauses
 _RESULT_GUARD_MS = const(1000)  # presses right after a game ends do not deal the next
 _SETTLED = const(2)  # the steps of a result's quiet work: save, then collect and tidy
+_SAY_MS = const(1000)  # a refused press is said on its seat's line this long at least
 
 
 class Match:
@@ -68,6 +69,7 @@ class Match:
         self.meaning.what = _M_PRESS
         self.meaning.player = 1
         self.result = -1  # the last press's result (the computer player reads its own)
+        self.covered_at = 0  # when a press last covered a pile
 
     def enter(self, app: "App") -> None:
         """On the glass (from the menus; the next game is on it already)."""
@@ -107,6 +109,7 @@ class Match:
         look at the table, as a person coming back to it would."""
         self.menu_at = -1
         if self.level >= 0 and self.bot is None:
+            gc.collect()  # (a quiet point: its code wants room in one piece)
             from engine.bot import Bot  # (its code is in the heap during solo play only)
             g = self.game
             self.bot = Bot(g, 1, self.level, ((g.seed ^ 0x5A5A) + g.version) & 0x3FFFFFFF)
@@ -162,6 +165,15 @@ class Match:
         r = g.press(player, pile, t)
         self.result = r
         self._feedback(player, r, t, ticks_diff(t, changed))
+        if r == engine.COVERED or r == engine.COLLISION:
+            if changed == t == self.covered_at:
+                # A press covered this pile in this very instant: both seats pressed it at
+                # once and a coin decided (docs/RULES.md, 6). The seat that lost is told:
+                # this press's TOO LATE, or the other's cover, taken back.
+                self.table.say(player if r == engine.COLLISION else 1 - player,
+                               lang.words.LOST_TOSS, t, _SAY_MS)
+            if r == engine.COVERED:
+                self.covered_at = t
         return _A_NOTHING
 
     def _feedback(self, player: int, r: int, t: int, delay_ms: int) -> None:
@@ -173,13 +185,13 @@ class Match:
                 self.stats.cover(delay_ms)
         elif r == engine.FOUL:
             self.sound.play(sound.FOUL, t)
-            # A held press's foul locked from its due time: LOCKED shows for what is left.
-            left = self.game.lockout_left(player, t)
-            w = lang.words
-            self.table.say(player, w.LOCKED if left else w.FOUL, t, left or 400)
+            left = self.game.lockout_left(player, t)  # (a held press locks from its due time)
+            self.table.say(player, lang.words.FOUL, t, max(left, _SAY_MS))
+        elif r == engine.LOCKED:
+            self.table.say(player, lang.words.LOCKED, t, _SAY_MS)
         elif r == engine.COLLISION:
             self.sound.play(sound.COLLISION, t)
-            self.table.say(player, lang.words.TOO_LATE, t, 500)
+            self.table.say(player, lang.words.TOO_LATE, t, _SAY_MS)
 
     def advance(self, now: int) -> int:
         """Timers, the computer's presses and the screen; _A_ENDED when a game has just ended."""
@@ -233,6 +245,9 @@ class Match:
         t.expire(now)
         if t.pending:
             t.sync(self.game)
+            return False
+        if t.hint_mask:  # (the marks go, one a pass)
+            t.hint(0)
             return False
         return True
 
@@ -318,8 +333,12 @@ class Result:
             self.console("game over: " + firmware.free())
             self.saves.save_stats()
             g = self.match.game
-            if g.phase == engine.MATCH_OVER and self.settings.match_won(g.match_winner):
-                self.saves.settings_done(True)  # AUTO HANDICAP moved: the next match has it
+            if g.phase == engine.MATCH_OVER:
+                s = self.settings
+                moved = s.match_won(g.match_winner)  # AUTO HANDICAP: the next match has it
+                if s.match_over() or moved:  # HINTS for a few matches counted down
+                    self.match.hints = bool(s.value("hints"))
+                    self.saves.settings_done(True)
         else:
             gc.collect()
             self.saves.tidy()

@@ -45,7 +45,7 @@ FIELDS = (
     ("sound", (1, 0), 0),
     ("contrast", (255, 128, 48, 8), 0),
     ("flip", (0, 1), 0),
-    ("hints", (0, 1), 0),
+    ("hints", (0, 1, 2, 3, 4), 2),  # OFF, ON, on for the next 3, 2 or 1 matches (not 0: on)
     ("sleep", (2, 5, 10, 1, 0), 0),  # minutes
     # cards A is dealt over B (docs/RULES.md, 10): in order, so AUTO steps one choice a match
     ("handicap", (-8, -6, -4, -2, 0, 2, 4, 6, 8), 4),
@@ -56,6 +56,9 @@ FIELDS = (
 )
 KEYS = tuple(key for key, _choices, _default in FIELDS)
 _PILES = const(1)  # KEYS.index("piles")
+_LEVEL = const(6)  # KEYS.index("level")
+_HINTS = const(10)  # KEYS.index("hints")
+_HINTS_FOR_3 = const(2)  # HINTS' choice "next 3 matches"; then 2, then 1, then OFF
 _HANDICAP = const(12)  # KEYS.index("handicap")
 _LANGUAGE = KEYS.index("language")
 _MS = const(15)  # KEYS.index("handicap_ms")
@@ -148,6 +151,17 @@ class Settings:
         n = len(self.piles) if i == _PILES else len(choices)
         self.index[i] = (self.index[i] + delta) % n
         self.language_chosen |= i == _LANGUAGE
+        if i == _LEVEL and self.index[i] == 0 and self.index[_HINTS] == 0:
+            self.index[_HINTS] = _HINTS_FOR_3  # ROOKIE, the level to learn at: hints again
+
+    def match_over(self) -> bool:
+        """A match was finished: HINTS for the next matches counts one down, to OFF after
+        the last. True if it changed."""
+        i = self.index[_HINTS]
+        if i < _HINTS_FOR_3:
+            return False
+        self.index[_HINTS] = i + 1 if i < _HINTS_FOR_3 + 2 else 0
+        return True
 
     def _scale(self) -> int:
         """Where HANDICAP stands on its scale, -_TOP..._TOP (0: EVEN; A's side > 0). Cards

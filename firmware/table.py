@@ -5,7 +5,7 @@ Speed), the narrow one of firmware/narrow.py. The heap holds one face at a time:
 the other's table makes its cells in the room of the face that goes.
 
 sync() compares what is drawn with the game and changes only what differs; it never
-reveals which piles match (training hints aside, which are off by default). It also keeps
+reveals which piles match (training hints aside: a new player's first matches). It also keeps
 each main-loop pass short on the chip, where a refresh renders and sends every changed
 area before the next key is read: a pass draws one pile (with the deck counts and pips),
 or else one banner or one message line; messages and banners wait in `pending`.
@@ -249,13 +249,17 @@ class Table:
             self.msg_on[player] = 0
 
     def hint(self, mask: int) -> None:
-        """Training hints: underline the piles in mask (0 hides every mark)."""
-        if mask == self.hint_mask:
+        """Training hints: underline the piles in mask (0 hides every mark). A pass draws
+        one mark, and only a pass that drew nothing else: marks in both rows, or a mark and
+        a card in the other row, would be one area of most of the glass to send."""
+        diff = mask ^ self.hint_mask
+        if not diff or self.kit.changes:
             return
-        self.hint_mask = mask
-        n, w = self.n, self.cell_w
-        for p in range(2 * n):
-            on = (mask >> p) & 1
-            x, y = self._cell_at(p)
-            y += 1 if p >= n else CELL_H - 2  # under the card as its player sees it
-            self.kit.changes += underline(self.bg, x, y, (w + 1) & ~1, on)  # (centred on it)
+        p = 0
+        while not (diff >> p) & 1:
+            p += 1
+        self.hint_mask ^= 1 << p
+        x, y = self._cell_at(p)
+        y += 1 if p >= self.n else CELL_H - 2  # under the card as its player sees it
+        self.kit.changes += underline(self.bg, x, y, (self.cell_w + 1) & ~1,
+                                      (mask >> p) & 1)  # (centred on it)

@@ -13,7 +13,8 @@ builds (hardware/seats.py):
 MENU is the last key of either map. Role byte for a pile button:
 player << 4 | far << 3 | place; ROLE_MENU for MENU; ROLE_NONE for an unmapped key.
 In the menus a row's first four buttons, near or far alike, are UP, DOWN, LEFT and RIGHT
-from the player's own left, and MENU is BACK.
+from the player's own left, and MENU is BACK. In play a button presses the pile drawn over
+it (pile_of), whatever the piles a row.
 
 The keys' names (A0, Bf3, MENU) are in tools/keynames.py: the board never imports
 them, so they cost its heap nothing.
@@ -59,16 +60,25 @@ def role_of(key_number: int, keymap: bytes = KEYMAP) -> int:
     return keymap[key_number]
 
 
-def pile_of(role: int, n: int) -> int:
-    """The engine pile a pile-button role presses with n piles per row, or -1."""
+def pile_of(role: int, n: int, keys: int = 4) -> int:
+    """The engine pile a pile-button role presses with n piles a row on a build of keys
+    buttons a row, or -1. The glass spreads a row's n cells over the width its keys span,
+    so a key presses the cell drawn nearest over it: each its own when n == keys; with 3 on
+    4 keys the middle two both press the middle pile, with 3 on 6 two keys a pile; with 4 on
+    6 the two keys that sit exactly between two cells press nothing (either pile would be a
+    guess, and a guess that fouls would punish the layout, not the player)."""
     if role > _PILE_ROLES:
         return -1
     place = role & 7
-    if place >= n:
+    if place >= keys:
         return -1
+    at = (2 * place + 1) * n  # the key's centre along the row, in 1/(2 * keys) of a cell
+    if at % (2 * keys) == 0:
+        return -1  # on the line between two cells
+    at //= 2 * keys
     player = (role >> 4) & 1
     owner = 1 - player if role & 8 else player  # far row: the opponent's row
-    return owner * n + column(owner, column(player, place, n), n)
+    return owner * n + column(owner, column(player, at, n), n)
 
 
 def player_of(role: int) -> int:

@@ -6,9 +6,10 @@ a keypad.Keys of its own.
 
 Pins and the I2C clock come from settings.toml (os.getenv); a missing or bad value falls
 back to the default of hardware/pinmap.py and the console says which. Nothing happens at
-import time: code.py calls init(). What only init() needs (the settings reader, the pin
-map, the display opener, the matrix build's scanner maker) is imported there and let go
-afterwards: about 4 KB of heap.
+import time: code.py calls init(), once. What only init() needs (the settings reader, the
+pin map, the display opener, the matrix build's scanner maker) is imported there and let go
+afterwards: about 4 KB of heap; and init() and its own helpers let their code go too, about
+1 KB more (a start that fails restarts the board, which imports this module afresh).
 """
 import os
 import sys
@@ -36,7 +37,7 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
 display = None  # type: Display  # type: ignore[assignment]
 keys = None  # type: keypad.Keys | keypad.KeyMatrix  # type: ignore[assignment]
 menu_keys = None  # type: keypad.Keys | None  # the matrix build's MENU
-scanners = ()  # type: tuple[tuple[keypad.Keys | keypad.KeyMatrix, int], ...]  # (_merged)
+scanners = ()  # type: tuple[tuple[keypad.Keys | keypad.KeyMatrix, int], ...]  # (_make_keys)
 keymap = KEYMAP
 buzzer = None  # type: Buzzer  # type: ignore[assignment]
 nvm = None  # type: ByteArray  # type: ignore[assignment]
@@ -89,7 +90,7 @@ def deep_sleep() -> bool:
     any key, each on its own pin; on the matrix build MENU (a matrix key joins two pins,
     and the rows are not driven while the chip sleeps). If the board cannot, say why and
     return False with the keys and the watchdog running as before."""
-    global keys, menu_keys, scanners, _watchdog
+    global _watchdog
     try:
         import alarm
     except ImportError as e:
@@ -106,8 +107,7 @@ def deep_sleep() -> bool:
               for pin in (_key_pins if keymap is KEYMAP else _key_pins[2:])])
     except Exception as e:  # DeepSleepRequest is a BaseException: it goes on up and sleeps
         console("deep sleep is not available (%r); the screen stays off instead" % (e,))
-    keys, menu_keys = _make_keys()
-    scanners = _merged(keys, menu_keys)
+    _make_keys()
     _watchdog = _start_watchdog()
     return False
 
@@ -155,28 +155,26 @@ def pin_of(name: str) -> "microcontroller.Pin | None":
     return pin if isinstance(pin, microcontroller.Pin) else None
 
 
-def _make_keys() -> "tuple[keypad.Keys | keypad.KeyMatrix, keypad.Keys | None]":
-    """The key scanner, and MENU's own on the matrix build (None on the direct build)."""
+def _make_keys() -> None:
+    """The key scanner (keys), MENU's own on the matrix build (menu_keys; None on the direct
+    build), and both as one (scanners), each with the key number its key 0 has (KMK's way):
+    the matrix build's MENU follows the matrix's keys, so it is the keymap's last key and
+    nothing else works out where it is."""
+    global keys, menu_keys, scanners
     interval = info["CS_KEY_INTERVAL_MS"] / 1000
     if keymap is KEYMAP:
-        return keypad.Keys(_key_pins, value_when_pressed=False, pull=True, interval=interval,
-                           max_events=64, debounce_threshold=DEBOUNCE_SCANS), None
+        keys = keypad.Keys(_key_pins, value_when_pressed=False, pull=True, interval=interval,
+                           max_events=64, debounce_threshold=DEBOUNCE_SCANS)
+        scanners = ((keys, 0),)
+        return
     from hardware import matrix  # (names the board has interned already: no new ones)
-    return matrix.keys(_key_pins, interval)
-
-
-def _merged(scanner: "keypad.Keys | keypad.KeyMatrix", menu: "keypad.Keys | None") -> tuple:
-    """The scanners as one, each with the key number its key 0 has (KMK's way): the matrix
-    build's MENU scanner follows the matrix's keys, so MENU is the keymap's last key and
-    nothing else works out where it is."""
-    if menu is None:
-        return ((scanner, 0),)
-    return ((scanner, 0), (menu, scanner.key_count))
+    keys, menu_keys = matrix.keys(_key_pins, interval)
+    scanners = ((keys, 0), (menu_keys, keys.key_count))
 
 
 def init(**_options: object) -> "Target":
     """Build the hardware contract's objects; returns this module."""
-    global display, keys, menu_keys, scanners, keymap, buzzer, nvm, sleep_memory, _watchdog
+    global display, keymap, buzzer, nvm, sleep_memory, _watchdog
     global _key_pins
     import alarm
     from hardware import config, oled
@@ -202,14 +200,19 @@ def init(**_options: object) -> "Target":
 
     where = "SDA=%s SCL=%s" % (cfg["CS_I2C_SDA"], cfg["CS_I2C_SCL"])
     display = oled.open_display(make_i2c, cfg["CS_I2C_ADDRESS"], where, console, time.sleep)
-    keys, menu_keys = _make_keys()
-    scanners = _merged(keys, menu_keys)
+    _make_keys()
     buzzer = Buzzer(_pin(cfg["CS_PIEZO"]))
     nvm = microcontroller.nvm  # type: ignore[assignment]  # None only on boards without nvm
     sleep_memory = alarm.sleep_memory
     _watchdog = _start_watchdog()
     _unload("config", "oled", "pinmap", "matrix")
-    return sys.modules[__name__]  # type: ignore[return-value]  # this module is the target
+    module = sys.modules[__name__]
+    for name in _ONCE:  # code run once: it leaves the heap at the next collection
+        delattr(module, name)
+    return module  # type: ignore[return-value]  # this module is the target
+
+
+_ONCE = ("init", "pin_of", "_clock", "_woken_by_alarm")  # what only init() runs
 
 
 def _clock(mhz: int) -> None:

@@ -198,7 +198,7 @@ def test_the_folders_say_where_code_runs():
 
 def test_menus_key_number_is_decided_where_the_scanners_are_merged():
     """The matrix build's MENU scanner follows the matrix's keys (hardware/pico.py's
-    _merged, as the desktop twin's scanners): no screen or filter works out where MENU is."""
+    _make_keys, as the desktop twin's scanners): no screen or filter works out where MENU is."""
     for rel in mpy.board_files():
         assert not re.search(r"len\([\w.]*keymap\) - 1", _source(rel)), rel
-    assert "scanner.key_count" in _source("hardware/pico.py")
+    assert "(menu_keys, keys.key_count)" in _source("hardware/pico.py")

@@ -60,8 +60,8 @@ def test_one_cover_costs_at_most_160_bytes_on_the_bus():
 
 
 def test_a_screen_switch_costs_about_one_full_frame():
-    full = scenes.event_bytes("deal", 400)
-    assert 1000 <= full <= 1100, full
+    full = scenes.event_bytes("deal", 400)  # (and a new handheld's hints: two marks)
+    assert 1000 <= full <= 1130, full
 
 
 def test_nothing_is_sent_while_nothing_changes():
@@ -89,8 +89,7 @@ def test_a_key_press_is_heard_in_the_first_pass_after_the_scanner_reports_it():
         assert heard == first, (ms, heard, first)
 
 
-@pytest.mark.parametrize("a_ms,b_after,says", [(702, 149, "TOO LATE"),
-                                                 (700, 150, "\u25a3 LOCKED")])
+@pytest.mark.parametrize("a_ms,b_after,says", [(701, 149, "TOO LATE"), (702, 150, "FOUL!")])
 def test_a_press_is_late_by_the_scanners_clock_not_by_the_passes_that_read_it(a_ms, b_after,
                                                                               says):
     """B presses the pile A has just covered: within collision_ms (150) of A's press, as
@@ -130,7 +129,7 @@ def test_a_bouncing_contact_is_one_press():
     """The scanner debounces over 2 scans 1 ms apart; a contact that opens for longer
     reports a release and a press again. A press that soon after its release is a bounce."""
     h = _in_match()
-    h.run_until(700)
+    h.run_until(690)
     h.heard()
     h.press("A0", 700)  # A covers pile 0 ...
     h.release("A0", 704)  # ... the contact opens for 4 ms ...
@@ -140,7 +139,7 @@ def test_a_bouncing_contact_is_one_press():
     assert h.heard() == ["COVER_A"] and h.cards(A) == 1  # one cover, and no foul after it
     assert h.piles[0] == "7c" and h.message(A) == ""
     h.tap("A0", at=930)  # long after its release: a press, on the 7c: a foul
-    assert h.heard() == ["FOUL"] and h.message(A) == "\u25a3 LOCKED"
+    assert h.heard() == ["FOUL"] and h.message(A) == "FOUL!"
 
 
 @pytest.mark.parametrize("keys", [False, True], ids=["idle", "with-key-events"])

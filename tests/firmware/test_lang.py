@@ -91,7 +91,7 @@ def _handicap_lines(w):
 def _strings(w):
     """(where, text, width) for every string of a language, as the handheld draws it."""
     out = []
-    for name in ("LOCKED", "FOUL", "TOO_LATE", "NO_MATCH", "NEXT", "TO_MENU", "JOINED",
+    for name in ("LOCKED", "FOUL", "TOO_LATE", "LOST_TOSS", "NO_MATCH", "NEXT", "TO_MENU", "JOINED",
                  "KEYS_LOST", "KEY_UNKNOWN", "KEY_HELD"):
         out.append((name, getattr(w, name), MESSAGE))
     for name in ("YOU_WIN", "YOU_LOSE", "DRAW", "MATCH_WON", "MATCH_LOST"):

@@ -18,7 +18,9 @@ def _decks():
 
 
 def _six(**options):
-    """A handheld whose fixed rules deal six piles a row, scenes.SIX stacked."""
+    """The matrix build (six keys a row) with fixed rules that deal six piles a row,
+    scenes.SIX stacked."""
+    options.setdefault("settings", {"CS_KEYS": "matrix"})
     return Hand(decks=scenes.SIX, rules=Rules(piles_per_row=6), **options)
 
 

@@ -58,8 +58,8 @@ def test_a_four_pile_match_covers_the_piles_each_seats_keys_say():
     h.run(SEEN)
     assert h.screen == "play" and h.piles == ["5c", "9d", "Jh", "2s", "5d", "Kc", "3h", "8s"]
     h.heard()
-    h.tap("A4")  # places 5 and 6 of a row have no pile in a 4-pile match: nothing
-    h.tap("Bf5")
+    h.tap("A1")  # six keys under four cells: the 2nd and 5th sit between two, and press nothing
+    h.tap("Bf4")
     assert h.heard() == [] and h.piles[0] == "5c"
     h.tap("A0")  # A's own leftmost pile, pile 0
     assert h.piles[0] == "7c" and h.heard() == ["COVER_A"]
@@ -73,9 +73,9 @@ def test_bs_far_key_covers_as_pile_and_as_far_key_covers_bs():
     h.choose("2 PLAYERS")
     h.run(SEEN)
     h.heard()
-    h.tap("Bf3")  # B's far row from B's left: its 4th key is A's pile 0 (the screen's left)
+    h.tap("Bf5")  # B's far row from B's left: its 6th key is A's pile 0 (the screen's left)
     assert h.piles[0] == "4c" and h.heard() == ["COVER_B"]
-    h.tap("Af3", at=h.now + SEEN)  # A's far row from A's left: its 4th key is B's pile 4
+    h.tap("Af5", at=h.now + SEEN)  # A's far row from A's left: its 6th key is B's pile 4
     assert h.piles[4] == "7c" and h.heard()[:1] == ["COVER_A"]  # (then a stall)
 
 

@@ -753,6 +753,7 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000, keys="direct", nvm=No
     import engine
     from engine import game as game_mod
     from hardware.keymap import pile_of, player_of, role_of
+    from hardware.seats import KEYS_A_ROW
     from tools.keynames import name_of
     hw, app = desktop(seed, keys, nvm)
     name = {k: name_of(k, hw.keymap) for k in range(len(hw.keymap))}
@@ -783,7 +784,7 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000, keys="direct", nvm=No
         n = app.match.game.rules.piles_per_row
         for k in range(len(hw.keymap)):
             r = role_of(k, hw.keymap)
-            if player_of(r) == player and pile_of(r, n) == pile:
+            if player_of(r) == player and pile_of(r, n, KEYS_A_ROW[keys != "direct"]) == pile:
                 return k
         raise AssertionError("no key for player %d pile %d" % (player, pile))
 
@@ -797,13 +798,13 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000, keys="direct", nvm=No
         checks.append(t + settle)
 
     def at_once(t, piles):
-        kinds = TOGETHER[len(counts["together"]) % len(TOGETHER):] + TOGETHER
-        for kind in kinds:
-            chosen = _together(kind, piles, key, name)
-            if chosen:
-                tap(t, *chosen)
-                counts["together"].append((t, kind, [name[k] for k in chosen]))
-                return True
+        """TOGETHER's next kind, if the table offers it now (else a later moment will)."""
+        kind = TOGETHER[len(counts["together"]) % len(TOGETHER)]
+        chosen = _together(kind, piles, key, name)
+        if chosen:
+            tap(t, *chosen)
+            counts["together"].append((t, kind, [name[k] for k in chosen]))
+            return True
         return False
 
     game_mod.Game.press = counted

@@ -99,7 +99,7 @@ def labels():
     keymap, n = chip.keymap_of("direct"), KEYS_A_ROW[0]
     said = {}
     for name, k in chip.key_names("direct").items():
-        nav, pile = nav_of(keymap[k]), pile_of(keymap[k], n)
+        nav, pile = nav_of(keymap[k]), pile_of(keymap[k], n, n)
         said[name] = {"menu": NAV[nav] if nav >= 0 else "",
                       "play": "AB"[pile // n] + str(pile % n + 1) if pile >= 0 else name}
     return said

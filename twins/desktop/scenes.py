@@ -19,12 +19,12 @@ ONE_LEFT = "5c 9d Jh 2s 7c / 5d Kc 3h 8s 4c 6c"  # A's last card is on the match
 _START = "400 A3 tap\n"  # RIGHT on "2 PLAYERS" in the main menu deals the match
 # Six piles a row (Long Speed): pairs 5c-5d (piles 0, 6), Ks-Kc (3, 7), 10h-10s (5, 11)
 SIX = "5c 9d Jh Ks 7c 10h Qd 8c Ac 2d / 5d Kc 3h 8s 4c 10s 6c 2h 9s 3d"
-_LONG = {"piles_per_row": 6}
-# TRAINING HINTS on (SETTINGS, down to HINTS, RIGHT), back to the main menu, then
-# 2 PLAYERS: the match is dealt at 3250 ms
+_LONG = {"piles_per_row": 6, "keys": "matrix"}  # Long Speed: the build with six keys a row
+# HINTS ON (SETTINGS, down to HINTS, LEFT from a new handheld's NEXT 3 MATCHES), back to
+# the main menu, then 2 PLAYERS: the match is dealt at 3250 ms
 _HINTS = ("400 A1 tap\n550 A1 tap\n700 A1 tap\n850 A3 tap\n"
           + "".join("%d A1 tap\n" % (1000 + 150 * i) for i in range(10))
-          + "2500 A3 tap\n2650 MENU tap\n2800 A0 tap\n2950 A0 tap\n3100 A0 tap\n3250 A3 tap\n")
+          + "2500 A2 tap\n2650 MENU tap\n2800 A0 tap\n2950 A0 tap\n3100 A0 tap\n3250 A3 tap\n")
 
 # name: (decks, key script, rules options, what it shows)
 SCENES = {
@@ -39,10 +39,10 @@ SCENES = {
               "HOW TO PLAY, its second page: a pair"),
     "selftest": (DECKS, "0 MENU down\n500 MENU up\n1500 A1 down\n1600 Bf2 down\n", {},
                  "MENU held at power-up: the self-test, two keys held"),
-    "deal": (DECKS, _START, {}, "a fresh deal"),
+    "deal": (DECKS, _START, {}, "a fresh deal (a new handheld's hints mark the pair)"),
     "cover": (DECKS, _START + "700 A0 tap\n", {}, "A covered pile 0 (5c) with 7c"),
     "foul": (DECKS, _START + "700 A1 tap\n", {"after": 150},
-             "A pressed a pile with no match: locked"),
+             "A pressed a pile with no match: a foul"),
     "collision": (DECKS, _START + "700 A0 tap\n750 Bf3 tap\n", {},
                   "B pressed the pile A had just covered: too late"),
     "stall": (DECKS, _START + "700 A0 tap\n900 B0 tap\n", {}, "no match left: stall"),
@@ -54,9 +54,9 @@ SCENES = {
     "six_deal": (SIX, _START, _LONG, "a fresh deal, six piles a row (Long Speed)"),
     "six_cover": (SIX, _START + "700 A0 tap\n900 B1 tap\n", _LONG,
                   "six a row: A covered pile 0 (5c) with Qd, B pile 7 (Kc) with 6c"),
-    "six_hint": (SIX, _HINTS, _LONG, "six a row, training hints on: six piles underlined"),
+    "six_hint": (SIX, _HINTS, _LONG, "six a row, HINTS ON: six piles underlined"),
     "six_foul": (SIX, _START + "700 B2 tap\n", dict(_LONG, after=150),
-                 "six a row: B pressed a pile with no match: locked"),
+                 "six a row: B pressed a pile with no match: a foul"),
 }
 
 
@@ -84,9 +84,11 @@ def play(name, **rules_extra):
     decks, script, options, _ = SCENES[name]
     options = dict(options)
     after = options.pop("after", 400)
+    keys = options.pop("keys", None)
     options.update(rules_extra)
     return run_script(script, seed=1, rules=Rules(**options), decks=parse_decks(decks),
-                      after_ms=after, language=code)
+                      after_ms=after, language=code,
+                      settings={"CS_KEYS": keys} if keys else None)
 
 
 def play_error(code="en"):
@@ -119,11 +121,13 @@ def event_span(name, key_ms):
     from twins.desktop import virtual
     from twins.desktop.keypad import load_script
     from firmware.app import App
-    from hardware.keymap import KEY_COUNT
-    from twins.desktop.play import KEY_NAMES
-    events = load_script(script, KEY_NAMES, key_count=KEY_COUNT)
-    opts = {k: v for k, v in options.items() if k != "after"}
-    hw = virtual.init(seed=1)
+    from hardware.seats import build_of
+    from twins.desktop.play import KEYMAPS, key_names
+    settings = {"CS_KEYS": options["keys"]} if "keys" in options else None
+    keys_of = KEYMAPS[build_of(options.get("keys"))]
+    events = load_script(script, key_names(keys_of), key_count=len(keys_of))
+    opts = {k: v for k, v in options.items() if k not in ("after", "keys")}
+    hw = virtual.init(seed=1, settings=settings)
     app = App(hw, Rules(**opts), decks=parse_decks(decks))
     hw.buttons.schedule(events, offset_ms=hw.ms(0))
     while hw.elapsed < key_ms:

@@ -101,9 +101,10 @@ def matrix_booted(matrix_uf2):
 def matrix_played(matrix_booted, matrix_uf2):
     """A match of 50 covers (4 piles a row, the default) pressed through the diode matrix
     with no USB host, with six moments when both players press at once; scripted on the
-    desktop twin's direct build, whose keys of the same names press the same piles."""
+    desktop twin's matrix build (six keys under four cells: not the direct build's keys of
+    the same names)."""
     seed = chip.seed_of(matrix_booted)
-    script, checks, counts = chip.match_script(seed, covers=50, together=6)
+    script, checks, counts = chip.match_script(seed, covers=50, together=6, keys="matrix")
     last = max(int(line.split()[0]) for line in script.splitlines())
     run = chip.run(script, uf2=matrix_uf2, usb=False, after_ms=checks[-1] - last + 100)
     return run, seed, script, checks, counts
@@ -146,7 +147,7 @@ def test_a_match_pressed_through_the_matrix_shows_what_the_desktop_twin_shows(ma
     run, seed, script, checks, counts = matrix_played
     assert counts["covered"] >= 50 and counts["foul"] and counts["collision"] \
         and counts["stall"] and counts["games"] and counts["piles"] == 4, counts
-    desktop = chip.desktop_run(script, seed, checks)[0]  # the direct build's
+    desktop = chip.desktop_run(script, seed, checks, keys="matrix")[0]
     for ms, want in zip(checks, desktop):
         got = run.oled_at(ms).frame()
         assert got == want, "at %d ms after the first frame:\n%s" % (ms, _diff(got, want))
@@ -176,7 +177,7 @@ def test_both_players_pressing_at_once_lose_no_press_and_read_no_ghost(matrix_pl
     assert len(kinds) >= 6 and set(kinds) == set(chip.TOGETHER), kinds
     names = chip.key_names("matrix")
     shape = {"column": (2, 1), "apart": (2, 2), "corners": (2, 2)}  # matrix rows, columns
-    desktop = dict(zip(checks, chip.desktop_run(script, seed, checks)[0]))
+    desktop = dict(zip(checks, chip.desktop_run(script, seed, checks, keys="matrix")[0]))
     for t, kind, keys in counts["together"]:
         read = {key for at, key in run.read_down(t) if at <= t + 5}
         assert read == {names[k] for k in keys}, (t, kind, keys, read)

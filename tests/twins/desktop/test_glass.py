@@ -15,7 +15,7 @@ def test_the_table_is_read_pile_by_pile_and_each_info_line_as_its_player_reads_i
     assert glass.piles_per_row(deal) == 4
     assert glass.piles(deal) == ["5c", "9d", "Jh", "2s", "5d", "Kc", "3h", "8s"]
     foul = scenes.golden("foul")
-    assert glass.info(foul, A).split() == ["\u25af", "2", "\u25a3", "LOCKED", "\u25cb\u25cb"]
+    assert glass.info(foul, A).split() == ["\u25af", "2", "FOUL!", "\u25cb\u25cb"]
     assert glass.info(foul, B).split() == ["\u25af", "2", "\u25cb\u25cb"]
 
 
@@ -26,11 +26,12 @@ def test_a_table_of_six_a_row_is_read_in_its_narrow_face_with_its_hints_and_mess
                                  "5d", "Kc", "3h", "8s", "4c", "10s"]
     assert glass.piles(scenes.golden("six_cover"))[0::7] == ["Qd", "6c"]
     assert glass.marks(scenes.golden("six_hint")) == [0, 3, 5, 6, 7, 11]
-    assert glass.marks(deal) == [] and glass.marks(scenes.golden("menu")) == []
-    for name, locked in (("six_foul", "LOCKED"), ("six_foul_fr", "BLOQU\u00c9"),
-                         ("six_foul_pt", "BLOQUEADO")):
+    assert glass.marks(deal) == [0, 3, 5, 6, 7, 11]  # a new handheld's hints
+    assert glass.marks(scenes.golden("menu")) == []
+    for name, foul in (("six_foul", "FOUL!"), ("six_foul_fr", "FAUTE !"),
+                       ("six_foul_pt", "FALTA!")):
         frame = scenes.golden(name)
-        assert glass.info(frame, B).split() == ["\u25af", "4", "\u25a3", locked, "\u25cb\u25cb"]
+        assert glass.info(frame, B).split() == ["\u25af", "4"] + foul.split() + ["\u25cb\u25cb"]
         assert glass.piles(frame) == glass.piles(deal)
 
 
@@ -52,7 +53,7 @@ def test_the_helper_names_the_screen_and_hears_the_sounds():
     assert h.piles[0] == "7c" and h.info(A).split()[:2] == ["\u25af", "1"]
     assert h.heard() == ["COVER_A"]
     h.tap("B1")  # B presses the 9d: no match
-    assert h.message(B) == "\u25a3 LOCKED" and h.heard() == ["FOUL"]
+    assert h.message(B) == "FOUL!" and h.heard() == ["FOUL"]
 
 
 def test_a_page_turned_to_face_b_is_read_as_b_reads_it():

@@ -500,7 +500,7 @@ def test_each_keyboard_key_sits_over_its_pile_for_both_seats(build):
     assert sorted(board.values()) == list(range(len(keys_of)))  # every key once: no clash
     assert len(board) == len(keys_of)
     for (row, col), keys in _glass_rows(build).items():
-        piles = {pile_of(role_of(key, keys_of), n) for _, key in keys}
+        piles = {pile_of(role_of(key, keys_of), n, n) for _, key in keys}
         # A's key and B's key in this place press the same pile, the one at this column
         # of this row of the glass (A's row: piles 0..n-1, B's: n..2n-1, seen by B).
         want = (1 - row) * n + column(1 - row, col, n)
