@@ -19,7 +19,7 @@ except ImportError:
 if False:  # names for type annotations: mypy reads them, the compiler drops them
     import displayio
 
-    from firmware.app import App
+    from hardware.contract import Shell
     from firmware.keyfilter import Meaning
     from firmware.menu import Page
     from firmware.ui import Kit
@@ -55,7 +55,7 @@ PICTURES = (
 )
 
 
-def open(app: "App") -> "HowTo":
+def open(app: "Shell") -> "HowTo":
     """HOW TO PLAY for the app, on its menu page, drawing on the play screen's background
     (the app has lent it the cells' room: firmware/app.py)."""
     return HowTo(app.kit, app.table.bg, app.menus.page, app.settings.language())
@@ -83,10 +83,10 @@ class HowTo:
         self.page = 0
         self.draw()
 
-    def enter(self, app: "App") -> None:
+    def enter(self, app: "Shell") -> None:
         """(Drawn as it was made, on the menu page already on the glass.)"""
 
-    def leave(self, app: "App") -> None:
+    def leave(self, app: "Shell") -> None:
         self.close()
 
     def close(self) -> None:

@@ -24,7 +24,7 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
 
     from engine import Rules
     from engine.bot import Bot
-    from firmware.app import App
+    from hardware.contract import Shell
     from firmware.store import Saves
     from firmware.settings import Settings
     from firmware.sound import Sound
@@ -71,12 +71,12 @@ class Match:
         self.result = -1  # the last press's result (the computer player reads its own)
         self.covered_at = 0  # when a press last covered a pile
 
-    def enter(self, app: "App") -> None:
+    def enter(self, app: "Shell") -> None:
         """On the glass (from the menus; the next game is on it already)."""
         if app.display.root_group is not self.group:
             app.show(self, 0)
 
-    def leave(self, app: "App") -> None:
+    def leave(self, app: "Shell") -> None:
         """(Left for the pause page, or for its result: the match goes on.)"""
 
     def begin(self, rules: "Rules", seed: int, now: int, level: int = -1,
@@ -297,11 +297,11 @@ class Result:
 
     on_sleep = _A_NOTHING
 
-    def enter(self, app: "App") -> None:
+    def enter(self, app: "Shell") -> None:
         """A game has just ended: its result is on the way to the glass (the play screen's)."""
         self.settled = 0
 
-    def leave(self, app: "App") -> None:
+    def leave(self, app: "Shell") -> None:
         """Left for the next game, or for the main menu: then the match is over."""
         if app.screen is not self.match:
             self.match.end()

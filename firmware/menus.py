@@ -19,7 +19,7 @@ except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
-    from firmware.app import App
+    from hardware.contract import Shell
     from firmware.keyfilter import Meaning
     from firmware.settings import Settings
     from firmware.stats import Stats
@@ -72,14 +72,14 @@ class Menus:
         self.main_item = 0  # the main menu's item chosen when it was left
         self.dirty_settings = False
 
-    def enter(self, app: "App") -> None:
+    def enter(self, app: "Shell") -> None:
         """On the glass, facing as it was (the app turns it where it should): the play
         screen's cells come back if a screen borrowed their room (table.face(-1) makes
         them after a collection, once that screen's objects are gone)."""
         app.show(self, -1)
         app.table.face(-1)
 
-    def leave(self, app: "App") -> None:
+    def leave(self, app: "Shell") -> None:
         """(The pages stay built.)"""
 
     def open(self, which: int) -> None:

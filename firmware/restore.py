@@ -3,12 +3,12 @@ in. Imported by the app while it starts and let go after, with the log's reader
 (firmware/storeload.py), so that neither is in the heap during play."""
 from firmware import settings as settings_mod, stats as stats_mod
 from firmware.settings import SETTINGS_KIND
-from firmware.stats import STATS_KIND, _LIMIT
+from firmware.stats import STATS_KIND, LIMIT
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
     from collections.abc import Callable
 
-    from firmware.store import Saves
+    from firmware.store import Log
     from firmware.settings import Settings
     from firmware.stats import Stats
 
@@ -16,38 +16,37 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
 clamped = []  # type: list[str]  # the settings decode_settings found out of range
 
 
-def restore(saves: "Saves") -> None:
-    """Load saves.settings and saves.stats from saves.log; say on the console what was
-    wrong."""
-    settings = saves.settings
+def restore(log: "Log", settings: "Settings", stats: "Stats",
+            console: "Callable[[str], None]") -> None:
+    """Load settings and stats from the nvm's log; say on the console what was wrong."""
     clamped.clear()
-    _kind(saves, SETTINGS_KIND, "settings", settings, decode_settings, _setting)
-    _kind(saves, STATS_KIND, "statistics", saves.stats, decode_stats, _game)
+    _kind(log, SETTINGS_KIND, "settings", settings, decode_settings, _setting, console)
+    _kind(log, STATS_KIND, "statistics", stats, decode_stats, _game, console)
     for key in clamped:
-        saves.console("settings: saved %s is out of range; using its default" % key)
+        console("settings: saved %s is out of range; using its default" % key)
     i = settings_mod.KEYS.index("piles")  # a saved PILES this build cannot press (6, read
     if settings.index[i] >= len(settings.piles):  # on the direct build): its default
-        saves.console('settings: PILES %d needs the matrix build (CS_KEYS = "matrix"); '
+        console('settings: PILES %d needs the matrix build (CS_KEYS = "matrix"); '
                       "playing %d" % (settings.value("piles"), settings.piles[0]))
         settings.index[i] = 0
 
 
-def _kind(saves: "Saves", kind: int, what: str, saved: "Settings | Stats",
-          decode: "Callable[..., bool]", apply: "Callable[..., None]") -> None:
-    log = saves.log
+def _kind(log: "Log", kind: int, what: str, saved: "Settings | Stats",
+          decode: "Callable[..., bool]", apply: "Callable[..., None]",
+          console: "Callable[[str], None]") -> None:
     payload = log.get(kind)
     if kind in log.orphans:
-        saves.console("%s: the newest saved record cannot be read; %s" % (
+        console("%s: the newest saved record cannot be read; %s" % (
             what, "using defaults" if payload is None else "using an older one"))
     if payload is None:
         return
     if not decode(saved, payload):
-        saves.console("%s: the saved record is not understood; using defaults" % what)
+        console("%s: the saved record is not understood; using defaults" % what)
         return
     for e in log.entries(kind):  # entries count only with their base
         apply(saved, e)
     if log.lost:
-        saves.console("%s: %d saved changes could not be read" % (what, log.lost))
+        console("%s: %d saved changes could not be read" % (what, log.lost))
     saved.mark()
 
 
@@ -56,15 +55,15 @@ def decode_settings(settings: "Settings", payload: bytes) -> bool:
     takes its default and is listed in clamped."""
     fields = settings_mod.FIELDS
     settings.reset()
-    if not payload or payload[0] != settings_mod._VERSION:
+    if not payload or payload[0] != settings_mod.RECORD_VERSION:
         return False
     for i in range(min(len(fields), len(payload) - 1)):
         v = payload[1 + i]
         _key, choices, _default = fields[i]
         if v < len(choices):
             settings.index[i] = v
-            settings.language_chosen |= i == settings_mod._LANGUAGE
-        elif v != settings_mod.PRESET or i != settings_mod._LANGUAGE:
+            settings.language_chosen |= i == settings_mod.LANGUAGE
+        elif v != settings_mod.PRESET or i != settings_mod.LANGUAGE:
             clamped.append(settings_mod.KEYS[i])
     return True
 
@@ -77,7 +76,7 @@ def decode_stats(stats: "Stats", payload: bytes) -> bool:
         return False
     values = [(payload[i] << 24) | (payload[i + 1] << 16) | (payload[i + 2] << 8)
               | payload[i + 3] for i in range(0, 4 * len(fields), 4)]
-    if max(values) > _LIMIT:
+    if max(values) > LIMIT:
         return False
     for name, v in zip(fields, values):
         setattr(stats, name, v)
@@ -95,7 +94,7 @@ def _setting(settings: "Settings", e: bytes) -> None:
         _key, choices, _default = fields[i]
         if v < len(choices):
             settings.index[i] = v
-            settings.language_chosen |= i == settings_mod._LANGUAGE
+            settings.language_chosen |= i == settings_mod.LANGUAGE
 
 
 def _game(stats: "Stats", e: bytes) -> None:
@@ -103,7 +102,7 @@ def _game(stats: "Stats", e: bytes) -> None:
     if e[0] >> 6 < 3:
         c = (e[0] & 31) << 1 | e[1] >> 7
         s = c * (e[1] & 127) * 100
-        if stats.cover_ms + s < _LIMIT:
+        if stats.cover_ms + s < LIMIT:
             stats.covers += c
             stats.cover_ms += s
         stats.count(e[0] >> 6)

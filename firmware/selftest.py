@@ -30,7 +30,7 @@ except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
-    from firmware.app import App
+    from hardware.contract import Shell
     from firmware.keyfilter import KeyFilter, Meaning
     from firmware.ui import Kit
     from hardware.contract import Target
@@ -85,7 +85,7 @@ def rectangle(held: int, j: int, k: int) -> "tuple[int, int, int, int] | None":
     return None
 
 
-def open(app: "App") -> "SelfTest":
+def open(app: "Shell") -> "SelfTest":
     """The self-test for the app, drawing on the play screen's background (the app has
     lent it the cells' room: firmware/app.py)."""
     return SelfTest(app.kit, app.table.bg, app.hw, app.filter)
@@ -120,12 +120,12 @@ class SelfTest:
         self.timestamp = 0  # the scan of the last press, and the presses it reported
         self.pressed = 0
 
-    def enter(self, app: "App") -> None:
+    def enter(self, app: "Shell") -> None:
         """On the glass, facing A: the test pattern and the sweep first (begin)."""
         app.show(self, 0)
         self.begin(app.hw.ticks_ms(), app.sound)
 
-    def leave(self, app: "App") -> None:
+    def leave(self, app: "Shell") -> None:
         """Its code leaves the heap (its objects go with the app's last reference)."""
         firmware.forget("firmware.selftest")
 

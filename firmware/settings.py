@@ -29,7 +29,7 @@ except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 SETTINGS_KIND = 1
-_VERSION = 1
+RECORD_VERSION = 1
 PRESET = 255  # the record's LANGUAGE until one is chosen: settings.toml's CS_LANGUAGE
 
 # key, choices, default choice. What each is called, and each choice, in the chosen
@@ -60,7 +60,7 @@ _LEVEL = const(6)  # KEYS.index("level")
 _HINTS = const(10)  # KEYS.index("hints")
 _HINTS_FOR_3 = const(2)  # HINTS' choice "next 3 matches"; then 2, then 1, then OFF
 _HANDICAP = const(12)  # KEYS.index("handicap")
-_LANGUAGE = KEYS.index("language")
+LANGUAGE = KEYS.index("language")
 _MS = const(15)  # KEYS.index("handicap_ms")
 _TOP = const(104)  # the scale's end: 500 ms (100 steps) and 8 cards (4 more)
 
@@ -100,7 +100,7 @@ class Settings:
         for i in range(len(FIELDS)):
             _key, _choices, default = FIELDS[i]
             self.index[i] = default
-        self.index[_LANGUAGE] = self.preset
+        self.index[LANGUAGE] = self.preset
         self.language_chosen = False
 
     def value(self, key: str) -> int:
@@ -136,7 +136,7 @@ class Settings:
         i = KEYS.index(key)
         _key, choices, _default = FIELDS[i]
         self.index[i] = list(self.piles if i == _PILES else choices).index(value)
-        self.language_chosen |= i == _LANGUAGE
+        self.language_chosen |= i == LANGUAGE
 
     def step(self, i: int, delta: int) -> None:
         """Move setting number i to the next (+1) or previous (-1) choice, wrapping;
@@ -150,7 +150,7 @@ class Settings:
         _key, choices, _default = FIELDS[i]
         n = len(self.piles) if i == _PILES else len(choices)
         self.index[i] = (self.index[i] + delta) % n
-        self.language_chosen |= i == _LANGUAGE
+        self.language_chosen |= i == LANGUAGE
         if i == _LEVEL and self.index[i] == 0 and self.index[_HINTS] == 0:
             self.index[_HINTS] = _HINTS_FOR_3  # ROOKIE, the level to learn at: hints again
 
@@ -203,7 +203,7 @@ class Settings:
 
     def encode(self) -> bytes:
         """The record payload (LANGUAGE as PRESET until one is chosen on the handheld)."""
-        out = bytearray((_VERSION,)) + self.index
+        out = bytearray((RECORD_VERSION,)) + self.index
         if not self.language_chosen:
-            out[1 + _LANGUAGE] = PRESET
+            out[1 + LANGUAGE] = PRESET
         return bytes(out)

@@ -13,7 +13,7 @@ the last entry (6 bits) and their mean delay in 100 ms steps (7 bits, to 12.7 s)
 is rounded once per game, so the saved average cover is within 50 ms of the counted one.
 """
 STATS_KIND = 2
-_LIMIT = (1 << 30) - 1
+LIMIT = (1 << 30) - 1  # every count stays below it: a small int on the board
 FIELDS = ("matches", "games", "wins_a", "wins_b", "draws", "fastest_win_ms",
           "longest_game_ms", "streak_seat", "streak", "cover_ms", "covers")
 
@@ -49,13 +49,13 @@ class Stats:
 
     def cover(self, delay_ms: int) -> None:
         """A human covered a pile delay_ms after its top card changed."""
-        if 0 <= delay_ms < 60000 and self.cover_ms + delay_ms < _LIMIT:
+        if 0 <= delay_ms < 60000 and self.cover_ms + delay_ms < LIMIT:
             self.cover_ms += delay_ms
             self.covers += 1
 
     def game(self, result: int, length_ms: int) -> None:
         """A game ended: result 0 (A won), 1 (B won) or 2 (draw), after length_ms."""
-        length_ms = max(0, min(length_ms, _LIMIT))
+        length_ms = max(0, min(length_ms, LIMIT))
         if length_ms > self.longest_game_ms:
             self.longest_game_ms = length_ms
             self.new_record = True
@@ -67,23 +67,23 @@ class Stats:
     def count(self, result: int) -> None:
         """A game's result counted (its length is for game())."""
         self._result = result
-        self.games = min(self.games + 1, _LIMIT)
+        self.games = min(self.games + 1, LIMIT)
         if result == 2:
-            self.draws = min(self.draws + 1, _LIMIT)
+            self.draws = min(self.draws + 1, LIMIT)
             self.streak_seat, self.streak = 2, 0
             return
         if result == 0:
-            self.wins_a = min(self.wins_a + 1, _LIMIT)
+            self.wins_a = min(self.wins_a + 1, LIMIT)
         else:
-            self.wins_b = min(self.wins_b + 1, _LIMIT)
+            self.wins_b = min(self.wins_b + 1, LIMIT)
         if self.streak_seat == result:
-            self.streak = min(self.streak + 1, _LIMIT)
+            self.streak = min(self.streak + 1, LIMIT)
         else:
             self.streak_seat, self.streak = result, 1
 
     def match(self) -> None:
         """A match ended."""
-        self.matches = min(self.matches + 1, _LIMIT)
+        self.matches = min(self.matches + 1, LIMIT)
         self._ended = 1
 
     def entry(self) -> bytes:

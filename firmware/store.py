@@ -120,7 +120,8 @@ class Log:
         """(Re)read the nvm: the newest valid record of each kind, each tally's blocks, and
         the end of the log (firmware/storeload.py, whose code is in the heap only while
         the board reads the nvm: firmware.forget("firmware.storeload") after)."""
-        _reader().load(self)
+        (self.end, self._payloads, self._blocks, self.orphans, self.steps,
+         self.damaged) = _reader().load(self._nvm, self.size, self._feed)
 
     def get(self, kind: int) -> bytes | None:
         """The newest payload saved for kind (bytes), or None."""
@@ -170,7 +171,12 @@ class Log:
     def entries(self, kind: int) -> "Iterator[bytes]":
         """The valid entries of kind's tally since its newest record, oldest first; counts
         in lost the slots it could not read (firmware/storeload.py)."""
-        return _reader().entries(self, kind)
+        self.lost = 0
+        for e in _reader().entries(self._nvm, self._blocks.get(kind) or ()):
+            if e is None:
+                self.lost += 1
+            else:
+                yield e
 
     def tidy(self, reserve: int) -> bool:
         """Compact if fewer than reserve bytes are left; True if it did."""
@@ -242,7 +248,7 @@ class Saves:
         self.log = Log(hw.nvm, hw.feed, self._fold)
         self.unsaved = 0  # bit per kind: its last save failed, the next one writes it whole
         from firmware import restore
-        restore.restore(self)
+        restore.restore(self.log, settings, stats, self.console)
         firmware.forget("firmware.restore")
         firmware.forget("firmware.storeload")  # the loading code leaves the heap
         self.tidy()

@@ -1,6 +1,7 @@
-"""Reading firmware/store.py's log: the walk of the sector at boot and a tally's entries.
-Kept apart so that its code is in the heap only while the board reads the nvm (the app
-imports it at boot and lets it go with firmware.forget("firmware.storeload")).
+"""Reading firmware/store.py's log: the walk of the sector at boot and a tally's entries,
+as functions of the sector's bytes that return what they read (the Log keeps it). Kept
+apart so that its code is in the heap only while the board reads the nvm (the app imports
+it at boot and lets it go with firmware.forget("firmware.storeload")).
 
 The walk reads the sector _WINDOW bytes at a time (a whole record always fits in one), so
 loading never needs 4 KB of heap in one piece. Its work is bounded: CRCs of at most
@@ -23,18 +24,20 @@ _TALLY = const(128)
 _SLOT = const(3)
 _MAX_PAYLOAD = const(200)
 if False:  # names for type annotations: mypy reads them, the compiler drops them
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
-    from firmware.store import Log
+    from nvm import ByteArray
 
 _WINDOW = const(512)  # bytes of the sector in memory at a time while loading
 _BUDGET = const(3)  # a load checks CRCs of at most this many times the sector's bytes
 
 
-def load(log: "Log") -> None:
-    """(Re)read the nvm: the newest valid record of each kind, each tally's blocks, and
-    the end of the log (a window at a time, on a budget: see above)."""
-    size, nvm = log.size, log._nvm
+def load(nvm: "ByteArray | bytearray", size: int,
+         feed: "Callable[[], None] | None") -> tuple:
+    """Read the sector, a window at a time on a budget (see above), calling feed between
+    windows: (the end of the log, {kind: newest payload}, {kind: its tally's blocks},
+    {kind: 1 where a block's base cannot be read}, the steps taken, whether it gave up on
+    garbage)."""
     payloads, links = {}, {}  # type: dict[int, bytes], dict[int, int]  # a kind's value, CRC
     blocks, orphans = {}, {}  # type: dict[int, list[int]], dict[int, int]  # (orphans: base lost)
     i = last = base = 0
@@ -42,7 +45,7 @@ def load(log: "Log") -> None:
     buf = nvm[0:min(_WINDOW, size)]
     steps = 1
     stop = used_end(buf, 0)  # the log ends after the last byte that is not 0xFF
-    log.damaged = False
+    damaged = False
     while True:
         k = buf.find(MAGIC_BYTE, i - base) if i - base < len(buf) else -1
         at_end = base + len(buf) >= size
@@ -52,8 +55,8 @@ def load(log: "Log") -> None:
             base = max(i, base + k if k >= 0 else base + len(buf))  # the window moves
             buf = nvm[base:min(size, base + _WINDOW)]
             steps += 1
-            if log._feed is not None:
-                log._feed()
+            if feed is not None:
+                feed()
             stop = max(stop, used_end(buf, base))
             i = base
             continue
@@ -67,8 +70,8 @@ def load(log: "Log") -> None:
         if 0 < kind < 255 and 0 < n <= _MAX_PAYLOAD and base + j + 2 + slots <= size:
             steps += j - k
             if steps > budget:
-                log.damaged = True
-                stop = max(stop, _used_after(log, base + len(buf)))
+                damaged = True
+                stop = max(stop, _used_after(nvm, size, feed, base + len(buf)))
                 break
             crc = crc16(buf, k, j)
             if crc == (buf[j] << 8) | buf[j + 1]:
@@ -76,11 +79,7 @@ def load(log: "Log") -> None:
                 last = i  # a CRC or slots may end in 0xFF bytes: the log ends after
                 continue
         i += 1
-    log.end = last if last > stop else stop
-    log._payloads = payloads
-    log._blocks = blocks
-    log.orphans = orphans
-    log.steps = steps
+    return last if last > stop else stop, payloads, blocks, orphans, steps, damaged
 
 
 def _take(buf: "bytes | bytearray", k: int, j: int, i: int, slots: int, crc: int,
@@ -103,27 +102,26 @@ def _take(buf: "bytes | bytearray", k: int, j: int, i: int, slots: int, crc: int
     return i
 
 
-def _used_after(log: "Log", at: int) -> int:
+def _used_after(nvm: "ByteArray | bytearray", size: int, feed: "Callable[[], None] | None",
+                at: int) -> int:
     """The end of the last byte that is not 0xFF from at on (0 if none)."""
     stop = 0
-    while at < log.size:
-        buf = log._nvm[at:min(log.size, at + _WINDOW)]
-        if log._feed is not None:
-            log._feed()
+    while at < size:
+        buf = nvm[at:min(size, at + _WINDOW)]
+        if feed is not None:
+            feed()
         stop = max(stop, used_end(buf, at))
         at += len(buf)
     return stop
 
 
-def entries(log: "Log", kind: int) -> "Iterator[bytes]":
-    """The valid entries of kind's tally since its newest record, oldest first; counts in
-    log.lost the slots it could not read."""
-    spans = log._blocks.get(kind) or ()
-    log.lost = 0
+def entries(nvm: "ByteArray | bytearray", spans: "list[int] | tuple") -> "Iterator[bytes | None]":
+    """A tally's entries in its blocks (spans: start, bytes, ...), oldest first; None for
+    a slot that cannot be read."""
     for s in range(0, len(spans), 2):
-        slots = log._nvm[spans[s]:spans[s] + spans[s + 1]]
+        slots = nvm[spans[s]:spans[s] + spans[s + 1]]
         for at in range(0, used_end(slots, 0), _SLOT):
             if slots[at] != 0xFF and crc16(slots, at, at + 2) & 0xFF == slots[at + 2]:
                 yield bytes(slots[at:at + 2])
             else:
-                log.lost += 1
+                yield None

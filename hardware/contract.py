@@ -184,11 +184,11 @@ class Screen(Protocol):
     group: displayio.Group  # what the glass shows while it is open
     on_sleep: int  # the action when the screen goes off for sleep (-1: it stays on)
 
-    def enter(self, app: Any) -> None:
+    def enter(self, app: "Shell") -> None:
         """It is now the screen on show (the app's show() puts its group on the glass)."""
         ...
 
-    def leave(self, app: Any) -> None:
+    def leave(self, app: "Shell") -> None:
         """Another screen is opening (app.screen is it already): let go of what it holds."""
         ...
 
@@ -196,4 +196,54 @@ class Screen(Protocol):
         ...
 
     def advance(self, now: int) -> int:
+        ...
+
+
+class Shell(Protocol):
+    """What a screen may use of the app (firmware/app.py's App): in its enter() and leave(),
+    and in the open() of a screen that borrows the play screen's room. The firmware's own
+    objects are Any here (hardware/ knows nothing of the firmware); the list is the point.
+    (Read-only properties: the app may hold a subtype of each.)"""
+
+    @property
+    def hw(self) -> Target: ...
+
+    @property
+    def display(self) -> Display: ...
+
+    @property
+    def screen(self) -> Screen:
+        """The screen on show (a screen that leaves sees the one that comes)."""
+        ...
+
+    @property
+    def table(self) -> Any:
+        """The play screen (firmware/table.py): its background is lent, its cells come back."""
+        ...
+
+    @property
+    def kit(self) -> Any:
+        """The glyph sheets (firmware/ui.py), which every screen draws with."""
+        ...
+
+    @property
+    def filter(self) -> Any:
+        """The key filter (firmware/keyfilter.py): the self-test reads the keys down."""
+        ...
+
+    @property
+    def sound(self) -> Any: ...
+
+    @property
+    def settings(self) -> Any:
+        """The settings (firmware/settings.py): HOW TO PLAY speaks their language."""
+        ...
+
+    @property
+    def menus(self) -> Any:
+        """The menu pages (firmware/menus.py): HOW TO PLAY draws on their page."""
+        ...
+
+    def show(self, screen: Screen, player: int) -> None:
+        """Put a screen's group on the glass, facing a player (-1: as it faces)."""
         ...

@@ -16,7 +16,7 @@ import sys
 from firmware.app import App
 from firmware.settings import Settings
 from firmware.stats import Stats, STATS_KIND
-from firmware.store import Log, Saves, _RESERVE
+from firmware.store import Log, _RESERVE
 from twins.desktop import virtual
 from tools.cli import Parser, bounded, ctrl_c
 
@@ -80,15 +80,11 @@ def _games(rng, app, count, record_per_game):
 def read_back(data, said=None):
     """What a boot reads from the nvm bytes: (settings record, statistics record), read by
     the app's own loading code; what it says on the console goes into said."""
-    shell = Saves.__new__(Saves)
     lines = said if said is not None else []
-    shell.console = lines.append
-    shell.log = Log(bytearray(data))
-    shell.settings = Settings()
-    shell.stats = Stats()
+    settings, stats = Settings(), Stats()
     from firmware.restore import restore
-    restore(shell)
-    return bytes(shell.settings.encode()), shell.stats.encode()
+    restore(Log(bytearray(data)), settings, stats, lines.append)
+    return bytes(settings.encode()), stats.encode()
 
 
 def wear(games, seed):

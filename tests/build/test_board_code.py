@@ -70,6 +70,44 @@ def test_a_contract_member_a_target_lacks_fails_the_check(tmp_path):
     assert r.stdout.count('missing following "Target" protocol member') == 2, r.stdout
 
 
+def test_a_shell_member_the_app_lacks_fails_the_check(tmp_path):
+    """Screens name hardware/contract.py's Shell, not the App: what a screen may use of the
+    app is written there, and mypy holds the App to it (tests/build/targets_typecheck.py)."""
+    import shutil
+    for rel in mpy.board_files() + ["hardware/contract.py", "twins/desktop/virtual.py",
+                                    "tests/build/targets_typecheck.py", "mypy.ini"]:
+        os.makedirs(tmp_path / os.path.dirname(rel), exist_ok=True)
+        shutil.copyfile(os.path.join(ROOT, rel), tmp_path / rel)
+    shutil.copytree(os.path.join(ROOT, "twins", "models"), tmp_path / "twins" / "models")
+    for rel in ("twins/desktop/keypad.py", "twins/desktop/ssd1306.py"):
+        shutil.copyfile(os.path.join(ROOT, rel), tmp_path / rel)
+    assert _mypy(["tests/build/targets_typecheck.py"], cwd=str(tmp_path)).returncode == 0
+    contract = tmp_path / "hardware" / "contract.py"
+    contract.write_text(contract.read_text().replace(
+        "    def show(self, screen: Screen, player: int) -> None:",
+        "    def battery(self) -> int: ...\n\n"
+        "    def show(self, screen: Screen, player: int) -> None:"))
+    r = _mypy(["tests/build/targets_typecheck.py"], cwd=str(tmp_path))
+    assert r.returncode != 0 and 'missing following "Shell" protocol member' in r.stdout, \
+        r.stdout
+    for rel in ("firmware/match.py", "firmware/menus.py", "firmware/howto.py",
+                "firmware/selftest.py"):  # (the app/screens annotation circle is gone)
+        assert "firmware.app" not in open(os.path.join(ROOT, rel)).read(), rel
+
+
+def test_the_nvm_readers_touch_no_private_name_of_another_module():
+    """firmware/storeload.py returns what it read (the Log assigns it) and restore.py takes
+    what it needs as arguments: neither reads or writes another module's _names."""
+    import ast
+    for rel in ("firmware/storeload.py", "firmware/restore.py"):
+        tree = ast.parse(open(os.path.join(ROOT, rel)).read())
+        touched = sorted({n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+                          and n.attr.startswith("_") and not n.attr.startswith("__")}
+                         | {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                            for a in n.names if a.name.startswith("_")})
+        assert touched == [], (rel, touched)
+
+
 def test_the_typecheck_catches_a_call_the_board_lacks(tmp_path):
     # CircuitPython 10's WatchDogTimer has feed, timeout and mode, and no deinit().
     import shutil

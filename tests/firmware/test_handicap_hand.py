@@ -118,7 +118,8 @@ def test_settings_saved_before_the_time_handicap_load_with_no_time_handicap(tmp_
     path = str(tmp_path / "nvm.bin")
     flash = virtual.Flash(path)
     log = Log(flash.nvm)
-    old = bytearray((settings_mod._VERSION,)) + bytes(f[2] for f in settings_mod.FIELDS[:-1])
+    old = bytearray((settings_mod.RECORD_VERSION,)) + bytes(
+        f[2] for f in settings_mod.FIELDS[:-1])
     old[1 + settings_mod.KEYS.index("handicap")] = 7  # A+6, as an older handheld saved it
     old[1 + settings_mod.KEYS.index("wins")] = 3  # FIRST TO 4
     log.put(settings_mod.SETTINGS_KIND, bytes(old))
