@@ -79,7 +79,7 @@ def write(dest, *, version=None, use_mpy=True, settings=None, change=None, stamp
     if use_mpy and compiler is None:
         raise DriveError("the packages go onto the board as .mpy, made by CircuitPython's own "
                          "mpy-cross: make toolchain fetches it, or give --mpy-cross PATH or set "
-                         "%s (README: 'CircuitPython's own VM')" % toolchain.ENV_MPY)
+                         "%s (docs/TWINS.md: 'CircuitPython's own VM')" % toolchain.ENV_MPY)
     os.makedirs(dest, exist_ok=True)
     if os.listdir(dest):
         raise DriveError("%s is not empty: the drive is written into a new folder" % dest)

@@ -30,7 +30,8 @@ MAJOR = 10
 PICO = "raspberry_pi_pico"
 BOOTROM_SHA256 = "90b31e108faedfa6bbcfcc33ba05dac61e645108cfbbdc385f8dafc71fde44ae"  # RP2040 B1
 HOWTO = ("set CIRCUITPYTHON to CircuitPython 10's unix port and CIRCUITPY_MPY_CROSS to its "
-         "mpy-cross, or make toolchain for the mpy-cross (README: 'CircuitPython's own VM')")
+         "mpy-cross, or make toolchain for the mpy-cross "
+         "(docs/TWINS.md: 'CircuitPython's own VM')")
 
 
 class ToolchainError(Exception):

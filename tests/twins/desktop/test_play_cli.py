@@ -438,11 +438,13 @@ def test_a_png_that_is_a_folder_is_refused_before_the_run(tmp_path):
 
 
 def test_the_readmes_headless_example_makes_the_screenshot_beside_it(tmp_path):
+    """docs/TWINS.md's example (its section moved there from the README) makes the
+    README's screenshot."""
     import re
     import shlex
-    with open(os.path.join(ROOT, "README.md")) as f:
-        readme = f.read()
-    section = readme[readme.index("## Scripts, screenshots"):]
+    with open(os.path.join(ROOT, "docs", "TWINS.md")) as f:
+        page = f.read()
+    section = page[page.index("## Scripts, screenshots"):]
     args = shlex.split(re.search(r'^make play ARGS="(.*)"$', section, re.M).group(1))
     png = tmp_path / "out.png"
     args[args.index("--png") + 1] = str(png)
@@ -450,7 +452,7 @@ def test_the_readmes_headless_example_makes_the_screenshot_beside_it(tmp_path):
     assert r.returncode == 0, r.stderr
     made = Image.open(png).convert("L").tobytes()
     committed = Image.open(os.path.join(ROOT, "docs", "screenshot.png")).convert("L").tobytes()
-    assert made == committed, "the README's example does not make docs/screenshot.png"
+    assert made == committed, "docs/TWINS.md's example does not make docs/screenshot.png"
 
 
 def test_a_key_number_that_is_no_key_is_named_with_its_line(tmp_path):
