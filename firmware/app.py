@@ -1,5 +1,5 @@
-"""The handheld app: the main loop and the screen on show (README: "How the code is laid
-out"). A pass turns the scanner's events into meanings (firmware/keyfilter.py) for the
+"""The handheld app: the main loop and the screen on show (docs/ENGINEERING.md, "How the
+repository is laid out"). A pass turns the scanner's events into meanings (firmware/keyfilter.py) for the
 screen on show, whose key() and advance() return actions that the app carries out."""
 import gc
 
@@ -44,8 +44,9 @@ _A_ENDED = const(12)
 _A_PLAY = const(13)
 _A_TO_MENU = const(14)
 _A_MENU_PAGE = const(15)
-_M_PRESS = const(1)  # what a key's meaning is (Meaning.what), as firmware/keyfilter.py
-_M_TEST = const(6)  # numbers it
+# What a key's meaning is (Meaning.what), as firmware/keyfilter.py numbers it.
+_M_PRESS = const(1)
+_M_TEST = const(6)
 _M_WAKE = const(7)
 _DEEP_SLEEP_AFTER_MS = const(600000)  # screen off this long: deep sleep, if the board can
 # A pass sleeps at the end (hw.idle) this long at most: the keypad scans on meanwhile but
@@ -68,8 +69,10 @@ class App:
         self.display = hw.display
         self.event = hw.Event()
         self.kit = Kit()  # (first: the card bits it reads and lets go join the room below)
-        for name in _NOW_AND_THEN:  # their names are interned now, in a heap still in one
-            __import__(name)  # piece, not the first time each is wanted
+        # Their names are interned now, in a heap still in one piece, not the first time
+        # each is wanted.
+        for name in _NOW_AND_THEN:
+            __import__(name)
             firmware.forget(name)
         gc.collect()  # a quiet point: what the imports left goes
         # What lives as long as the app first, packed together; then the nvm is read (Saves),
@@ -99,8 +102,9 @@ class App:
         lang.use(self.settings.language())  # (another is chosen by starting afresh: restart)
         self.restarting = False
         self.apply_settings()
-        for scanner, _ in hw.scanners:  # keys held at power-up report as pressed: MENU
-            scanner.reset()  # opens the self-test
+        # Keys held at power-up report as pressed: MENU's press is the self-test.
+        for scanner, _ in hw.scanners:
+            scanner.reset()
         self._act(_A_TO_MENU)
         hw.console("ready: " + firmware.free())
 
@@ -123,8 +127,9 @@ class App:
             if events.overflowed:
                 events.clear()
                 self._key(keys.lost(), now)
-        while (keys.held or keys.booting) and keys.update(now):  # (a call only when it can
-            self._key(keys.meaning, now)  # say something: a pass in play is short)
+        # A call only when it can say something: a pass in play is short.
+        while (keys.held or keys.booting) and keys.update(now):
+            self._key(keys.meaning, now)
         action = _A_NOTHING if keys.asleep else self.screen.advance(now)
         if action != _A_NOTHING:
             self._act(action)
@@ -142,9 +147,11 @@ class App:
         if drew:  # a pass draws one thing: the next may be waiting, so no nap
             hw.idle(0)
             return
-        now = hw.ticks_ms()  # the nap ends when the next note is due, or the computer's press
-        nap = _NAP_MS  # (the game's own timers fire at their due time whenever it is told the
-        sound = self.sound  # time: they need no wake-up)
+        # The nap ends when the next note is due, or the computer's press. (The game's own
+        # timers fire at their due time whenever it is told the time: they need no wake-up.)
+        now = hw.ticks_ms()
+        nap = _NAP_MS
+        sound = self.sound
         if sound.active:
             nap = min(nap, ticks_diff(sound.until, now))
         bot = self.match.bot
@@ -182,10 +189,12 @@ class App:
             self.saves.tidy()
         elif action == _A_SETTINGS_SAVE:
             self.saves.settings_done(True)
-            if self.settings.language() != lang.code:  # start afresh, in the new language: a
-                self.restarting = True  # language is loaded into a fresh heap (switching one
-                self.hw.restart()  # in a heap in use leaves it in pieces). On the board code.py
+            if self.settings.language() != lang.code:
+                # Start afresh, in the new language: a language is loaded into a fresh heap
+                # (switching one in a heap in use leaves it in pieces). On the board code.py
                 # runs again (hw.restart() does not return); elsewhere run() returns.
+                self.restarting = True
+                self.hw.restart()
         elif action == _A_RESUME or action == _A_DECLARE_DRAW:
             match.resume()
             self._go(match)
@@ -196,8 +205,10 @@ class App:
             self._go(match)
         elif action == _A_ENDED:
             self._go(self.result)
-        elif action == _A_PAUSE:  # the game is not advanced while the pause page is up: a
-            match.pause()  # timer that came due meanwhile fires as play resumes
+        elif action == _A_PAUSE:
+            # The game is not advanced while the pause page is up: a timer that came due
+            # meanwhile fires as play resumes.
+            match.pause()
             self._go(menus)
             self._face(0)
             menus.open(firmware.menus.PAUSE)

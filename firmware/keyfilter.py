@@ -148,8 +148,9 @@ class KeyFilter:
                 self.booting = False
                 m.what = _M_TEST
                 return True
-            self.stuck |= bit  # the press that woke the board, or another key: ignored
-            if not menu:  # until released
+            # The press that woke the board, or another key: ignored until released.
+            self.stuck |= bit
+            if not menu:
                 self.console("key %d (%s) was down at power-up; ignored until released"
                              % (key, describe(key, self.keymap)))
             return False

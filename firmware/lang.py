@@ -1,6 +1,8 @@
 """The language the handheld speaks. Each language is one module of words
 (firmware/lang_en.py, lang_fr.py, lang_pt.py, the same names in each), and only the
-chosen one is in the heap: use() imports it and lets the one before go.
+chosen one is in the heap: use() imports it and lets the one before go. The settings
+page's words are a module of their own (firmware/fields_en.py, ...), in the heap only
+while that page is open: fields() and forget_fields().
 
     from firmware import lang
     lang.use("fr")
@@ -35,3 +37,19 @@ def use(language: str) -> None:
     __import__(name)
     words = sys.modules[name]
     code = language
+    fields()  # (its names are interned now, not in the middle of play)
+    forget_fields()
+
+
+def fields() -> tuple:
+    """The settings page's words in the chosen language: (label, choices) of each setting,
+    in firmware/settings.py's order; imported when first wanted."""
+    name = "firmware.fields_" + code
+    if name not in sys.modules:
+        __import__(name)
+    return sys.modules[name].FIELDS
+
+
+def forget_fields() -> None:
+    """The settings page's words leave the heap (the page has closed)."""
+    firmware.forget("firmware.fields_" + code)

@@ -32,24 +32,8 @@ PAUSED = "PAUSA"
 PAUSE = ("CONTINUAR", "DECLARAR EMPATE", "SAIR DA PARTIDA")
 BACK = "MENU:VOLTAR"
 
-# AJUSTES, na ordem de firmware/settings.py.
-FIELDS = (
-    ("PARTIDA", ("1 JOGO", "2 VITÓRIAS", "3 VITÓRIAS", "4 VITÓRIAS", "5 VITÓRIAS")),
-    ("PILHAS", ("4 POR FILEIRA", "3 POR FILEIRA", "6 POR FILEIRA")),
-    ("PUNIÇÃO", ("400 MS", "200 MS", "800 MS", "NENHUMA")),
-    ("PAR POR", ("VALOR", "NAIPE", "VALOR/NAIPE")),
-    ("PAR NA PILHA", ("NÃO", "SIM")),
-    ("IMPASSE", ("EMPATE", "MENOS VENCE")),
-    ("CPU", ("INICIANTE", "CASUAL", "RÁPIDO", "ÁGIL", "RELÂMPAGO")),
-    ("SOM", ("SIM", "NÃO")),
-    ("CONTRASTE", ("ALTO", "MÉDIO", "BAIXO", "MÍNIMO")),
-    ("GIRAR TELA", ("NÃO", "SIM")),
-    ("DICAS", ("NÃO", "SIM", "POR 3 PARTIDAS", "POR 2 PARTIDAS", "POR 1 PARTIDA")),
-    ("REPOUSO", ("2 MIN", "5 MIN", "10 MIN", "1 MIN", "NUNCA")),
-    ("HANDICAP", ("B+8", "B+6", "B+4", "B+2", "IGUAL", "A+2", "A+4", "A+6", "A+8")),
-    ("HANDICAP AUTO", ("NÃO", "SIM")),
-    ("IDIOMA", ("ENGLISH", "FRANÇAIS", "PORTUGUÊS")),
-)
+# Os níveis da CPU (NÍVEL CPU no menu, CPU nos ajustes).
+LEVELS = ("INICIANTE", "CASUAL", "RÁPIDO", "ÁGIL", "RELÂMPAGO")
 
 # ESTATÍSTICAS.
 STATS = ("PARTIDAS", "JOGOS", "VITÓRIAS A", "VITÓRIAS B", "EMPATES", "MAIS RÁPIDO",

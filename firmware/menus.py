@@ -87,6 +87,8 @@ class Menus:
         with its first."""
         if self.which == MAIN:
             self.main_item = self.chosen
+        elif self.which == SETTINGS:
+            lang.forget_fields()  # (the page's words go with it)
         self.which = which
         self.chosen = self.main_item if which == MAIN else 0
         self.draw()
@@ -98,7 +100,7 @@ class Menus:
             values = ["", "", s.text(_LEVEL), "", "", "", ""]
             self.page.draw(w.TITLE, w.MAIN, values, self.chosen, hint(w.BACK))
         elif self.which == SETTINGS:
-            n = len(w.FIELDS)  # (a line each; handicap_ms is on HANDICAP's)
+            n = len(lang.fields())  # (a line each; handicap_ms is on HANDICAP's)
             self.page.draw(w.MAIN[_SETTINGS_ITEM], [s.label(i) for i in range(n)],
                            [s.text(i) for i in range(n)], self.chosen, hint(w.BACK))
         elif self.which == STATS:
@@ -111,7 +113,7 @@ class Menus:
         """How many items the open page has."""
         w = self.which
         if w == SETTINGS:
-            return len(lang.words.FIELDS)
+            return len(lang.fields())
         words = lang.words
         if w == STATS:  # UP and DOWN scroll it: a position for each first line shown
             return len(words.STATS) - ROWS + 1

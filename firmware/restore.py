@@ -24,8 +24,9 @@ def restore(log: "Log", settings: "Settings", stats: "Stats",
     _kind(log, STATS_KIND, "statistics", stats, decode_stats, _game, console)
     for key in clamped:
         console("settings: saved %s is out of range; using its default" % key)
-    i = settings_mod.KEYS.index("piles")  # a saved PILES this build cannot press (6, read
-    if settings.index[i] >= len(settings.piles):  # on the direct build): its default
+    # A saved PILES this build cannot press (6, read on the direct build): its default.
+    i = settings_mod.KEYS.index("piles")
+    if settings.index[i] >= len(settings.piles):
         console('settings: PILES %d needs the matrix build (CS_KEYS = "matrix"); '
                       "playing %d" % (settings.value("piles"), settings.piles[0]))
         settings.index[i] = 0

@@ -16,8 +16,8 @@ saved 6 read on the direct build plays 4 (firmware/restore.py says so on the con
 HANDICAP is one line on the page over two settings, handicap_ms and handicap (cards), on
 one scale (docs/RULES.md, 10): EVEN; then the stronger seat's presses held 5 ms more a
 step, to 500 ms; then 2 cards more a step, to 8. Steps of 5 ms: the sim's win rate moves
-0.4 to 1 point a ms of delay, so every gap it measures has a step inside 45-55% (README,
-"The simulation lab").
+0.4 to 1 point a ms of delay, so every gap it measures has a step inside 45-55%
+(docs/LAB.md).
 """
 from engine import Rules
 from firmware import lang
@@ -33,7 +33,7 @@ RECORD_VERSION = 1
 PRESET = 255  # the record's LANGUAGE until one is chosen: settings.toml's CS_LANGUAGE
 
 # key, choices, default choice. What each is called, and each choice, in the chosen
-# language: FIELDS in firmware/lang_en.py (and the others), in this order.
+# language: FIELDS in firmware/fields_en.py (and the others), in this order.
 FIELDS = (
     ("wins", (1, 2, 3, 4, 5), 1),
     ("piles", _BY_BUILD[1], 0),  # every build's choices (Settings.piles: this build's)
@@ -114,13 +114,16 @@ class Settings:
         return lang.CODES[self.value("language")]
 
     def label(self, i: int) -> str:
-        """What setting number i is called, in the chosen language."""
-        name, _texts = lang.words.FIELDS[i]
+        """What setting number i is called, in the chosen language (lang.fields())."""
+        name, _texts = lang.fields()[i]
         return name
 
     def text(self, i: int) -> str:
-        """The menu text of setting number i's current choice, in the chosen language."""
-        _name, texts = lang.words.FIELDS[i]
+        """The menu text of setting number i's current choice, in the chosen language (the
+        CPU level's from the language's own words: the main menu shows it)."""
+        if i == _LEVEL:
+            return lang.words.LEVELS[self.index[i]]
+        _name, texts = lang.fields()[i]
         cards = texts[self.index[i]]
         ms = self.value("handicap_ms") if i == _HANDICAP else 0
         if not ms:
@@ -185,7 +188,7 @@ class Settings:
         """AUTO HANDICAP: HANDICAP moves towards the winner of a match (0 A, 1 B), the time
         first: 10 ms after one win, then 20, 40 and 80 ms a match while the same seat goes
         on winning (10 again once the other wins: 10 ms moves the sim's win rate by less
-        than the 45-55% band is wide; README), up to 500 ms; then 2 cards a match, to 8.
+        than the 45-55% band is wide; docs/LAB.md), up to 500 ms; then 2 cards a match, to 8.
         Back the other way the cards go first, 2 a match. No winner (a draw) changes
         nothing. True if HANDICAP changed."""
         if not self.value("auto") or (winner != 0 and winner != 1):

@@ -59,8 +59,9 @@ def sheet(bits: bytes, w: int, h: int, count: int, row_bytes: int, cols: int,
     bmp = displayio.Bitmap(bw, h * rows, 2)
     top = 8 * row_bytes - 1
     for t in range(count):
-        corner = (t // cols) * h * bw + (t % cols) * w  # (pixels by linear index: an
-        base = t * h * row_bytes  # (x, y) index is a tuple, garbage that fragments the heap)
+        # Pixels by linear index: an (x, y) index is a tuple, garbage that fragments the heap.
+        corner = (t // cols) * h * bw + (t % cols) * w
+        base = t * h * row_bytes
         for y in range(h):
             v = 0
             for b in range(row_bytes):

@@ -44,8 +44,9 @@ nvm = None  # type: ByteArray  # type: ignore[assignment]
 info = {}  # type: dict
 sleep_memory = None  # type: alarm.SleepMemory  # type: ignore[assignment]
 _watchdog = None  # type: watchdog.WatchDogTimer | None
-_key_pins = []  # type: list | tuple  # the direct build's pins in key-number order; the matrix
-# build's (rows, columns, MENU) (hardware/matrix.py)
+# The direct build's key pins in key-number order; the matrix build's rows, columns and MENU
+# (hardware/matrix.py).
+_key_pins = []  # type: list | tuple
 
 
 def ticks_ms() -> int:
@@ -87,26 +88,13 @@ def print_exception(error: BaseException) -> None:
 
 def deep_sleep() -> bool:
     """Sleep DORMANT until a key is pressed (code.py then starts afresh): on the direct build
-    any key, each on its own pin; on the matrix build MENU (a matrix key joins two pins,
-    and the rows are not driven while the chip sleeps). If the board cannot, say why and
-    return False with the keys and the watchdog running as before."""
+    any key, each on its own pin; on the matrix build MENU (hardware/sleep.py, whose code is
+    in the heap only then). If the board cannot, it says why and returns False with the keys
+    and the watchdog running as before."""
     global _watchdog
-    try:
-        import alarm
-    except ImportError as e:
-        console("deep sleep is not available (%r); the screen stays off instead" % (e,))
-        return False
-    for scanner in (keys, menu_keys):
-        if scanner is not None:
-            scanner.deinit()  # the pin alarm needs MENU's pin
-    if _watchdog is not None:
-        _watchdog.mode = None  # stopped (the WatchDogTimer has no deinit)
-    try:
-        alarm.exit_and_deep_sleep_until_alarms(
-            *[alarm.pin.PinAlarm(pin, value=False, pull=True)
-              for pin in (_key_pins if keymap is KEYMAP else _key_pins[2:])])
-    except Exception as e:  # DeepSleepRequest is a BaseException: it goes on up and sleeps
-        console("deep sleep is not available (%r); the screen stays off instead" % (e,))
+    from hardware import sleep
+    sleep.until_a_key((keys, menu_keys), _watchdog,
+                      _key_pins if keymap is KEYMAP else _key_pins[2:], console)
     _make_keys()
     _watchdog = _start_watchdog()
     return False

@@ -114,11 +114,11 @@ def test_the_typecheck_catches_a_call_the_board_lacks(tmp_path):
     for rel in mpy.board_files() + ["hardware/contract.py", "mypy.ini"]:
         os.makedirs(tmp_path / os.path.dirname(rel), exist_ok=True)
         shutil.copyfile(os.path.join(ROOT, rel), tmp_path / rel)
-    pico = tmp_path / "hardware" / "pico.py"
-    text = pico.read_text()
-    assert "_watchdog.mode = None" in text
-    pico.write_text(text.replace("_watchdog.mode = None", "_watchdog.deinit()"))
-    r = _mypy(["hardware/pico.py"], cwd=str(tmp_path))
+    sleep = tmp_path / "hardware" / "sleep.py"
+    text = sleep.read_text()
+    assert "dog.mode = None" in text
+    sleep.write_text(text.replace("dog.mode = None", "dog.deinit()"))
+    r = _mypy(["hardware/sleep.py"], cwd=str(tmp_path))
     assert r.returncode != 0 and '"WatchDogTimer" has no attribute "deinit"' in r.stdout, r.stdout
 
 

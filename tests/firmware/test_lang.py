@@ -18,6 +18,11 @@ from handheld import BOOTED, Hand
 from twins.desktop import glass
 
 LANGUAGES = {code: importlib.import_module("firmware.lang_" + code) for code in lang.CODES}
+
+
+def _fields(w):
+    """A language's settings page words (firmware/fields_en.py, ...), for its words w."""
+    return importlib.import_module(w.__name__.replace(".lang_", ".fields_")).FIELDS
 HOWTO = {LANGUAGES[code].NAME: importlib.import_module("firmware.howto_" + code)
          for code in lang.CODES}
 NAMES = sorted(n for n in vars(lang_en) if n.isupper() and n != "ICON_LOCK")
@@ -57,12 +62,12 @@ def test_every_language_has_every_word_in_the_same_shape(code):
         assert type(a) is type(b), name
         if isinstance(a, tuple):
             assert len(a) == len(b), name
-    for (label, choices), field in zip(w.FIELDS, settings_mod.FIELDS):
+    for (label, choices), field in zip(_fields(w), settings_mod.FIELDS):
         assert isinstance(label, str) and len(choices) == len(field[1]), (code, field[0])
     # A line for each setting but handicap_ms, the last, which is shown on HANDICAP's.
-    assert len(w.FIELDS) == len(settings_mod.FIELDS) - 1
+    assert len(_fields(w)) == len(settings_mod.FIELDS) - 1
     assert settings_mod.KEYS[-1] == "handicap_ms"
-    assert w.FIELDS[settings_mod.KEYS.index("language")][1] == tuple(
+    assert _fields(w)[settings_mod.KEYS.index("language")][1] == tuple(
         LANGUAGES[c].NAME for c in lang.CODES)  # each language by its own name
     assert w.SECONDS % (12, 3) != w.SECONDS  # seconds and tenths
 
@@ -101,9 +106,9 @@ def _strings(w):
     for item in w.MAIN + w.PAUSE:
         out.append(("item", item, ITEM))
     level = settings_mod.KEYS.index("level")
-    for value in w.FIELDS[level][1]:  # the main menu shows the CPU level beside its item
+    for value in _fields(w)[level][1]:  # the main menu shows the CPU level beside its item
         out.append(("CPU LEVEL item", w.MAIN[2] + " " + value, ITEM))
-    for label, choices in w.FIELDS:
+    for label, choices in _fields(w):
         for value in choices:
             out.append(("setting", label + " " + value, ITEM))
     out += [("setting", line, ITEM) for line in _handicap_lines(w)]
@@ -175,7 +180,7 @@ def test_docs_rules_and_the_handheld_teach_the_same_game():
 
 def test_the_check_finds_an_overflow_and_a_missing_glyph():
     class Broken:
-        pass
+        __name__ = "firmware.lang_en"  # (its settings page words: English's)
     w = Broken()
     for name in NAMES:
         setattr(w, name, getattr(lang_en, name))

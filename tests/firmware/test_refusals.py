@@ -8,7 +8,7 @@ B0-B3 B's own piles, Af3 B's pile 0 from A's far row.
 import pytest
 
 from engine import Rules
-from firmware import glyphs, lang_en, lang_fr, lang_pt
+from firmware import fields_en, glyphs, lang_en, lang_fr, lang_pt
 from firmware.settings import KEYS, Settings
 from handheld import A, B, SEEN, Hand
 from twins.desktop import glass, scenes
@@ -160,15 +160,15 @@ def test_a_finished_match_counts_the_hints_down_and_keeps_the_count(tmp_path):
 
 def test_hints_for_three_matches_count_down_to_off_and_rookie_brings_them_back():
     s = Settings()
-    shown = [lang_en.FIELDS[10][1][s.index[10]]]
+    shown = [fields_en.FIELDS[10][1][s.index[10]]]
     while s.match_over():
-        shown.append(lang_en.FIELDS[10][1][s.index[10]])
+        shown.append(fields_en.FIELDS[10][1][s.index[10]])
     assert shown == ["NEXT 3 MATCHES", "NEXT 2 MATCHES", "NEXT MATCH", "OFF"]
     assert not s.value("hints")
     level = KEYS.index("level")
     s.step(level, -1)  # QUICK to CASUAL: hints stay off
     assert not s.value("hints")
     s.step(level, -1)  # ROOKIE, the level to learn at
-    assert s.value("hints") and lang_en.FIELDS[10][1][s.index[10]] == "NEXT 3 MATCHES"
+    assert s.value("hints") and fields_en.FIELDS[10][1][s.index[10]] == "NEXT 3 MATCHES"
     s.choose("hints", 1)  # ON: no count
     assert not s.match_over() and s.value("hints")

@@ -55,7 +55,7 @@ def _item(text):
     """(label, value) of a page's item line (its arrow column cut off): the label is the
     longest of the language's labels the line starts with; else the text up to a gap."""
     w = lang.words
-    labels = [f[0] for f in w.FIELDS] + list(w.STATS) + list(w.MAIN) + list(w.PAUSE)
+    labels = [f[0] for f in lang.fields()] + list(w.STATS) + list(w.MAIN) + list(w.PAUSE)
     found = [label for label in labels
              if text.startswith(label) and text[len(label):len(label) + 1] in ("", " ")]
     if found:

@@ -7,7 +7,7 @@ import pytest
 
 from engine import Rules
 from engine.ticks import ticks_add
-from firmware import lang, lang_en, settings as settings_mod
+from firmware import fields_en, lang, lang_en, settings as settings_mod
 from firmware.runner import run
 from handheld import A, B, BOOTED, PAUSE_HOLD, RESULT_GUARD, SEEN, Hand
 from twins.desktop import virtual
@@ -40,17 +40,17 @@ def _chosen(h):
     """Each setting as the settings page shows it, in page order: the number of its
     choice among the language's words for them (the words, for a time handicap)."""
     shown = list(h.items().values())
-    choices = [words for _label, words in lang.words.FIELDS]
+    choices = [words for _label, words in lang.fields()]
     assert len(shown) == len(choices), shown
     return [words.index(v) if v in words else v for v, words in zip(shown, choices)]
 
 
-@pytest.mark.parametrize("i", range(len(lang_en.FIELDS)))  # (a line for each)
+@pytest.mark.parametrize("i", range(len(fields_en.FIELDS)))  # (a line for each)
 def test_each_setting_changes_on_its_line_and_shows_the_same_after_power_off(i, tmp_path):
     h = _hand(str(tmp_path / "nvm.bin"))
     _settings(h)
     before = _chosen(h)
-    label, words = lang_en.FIELDS[i]
+    label, words = fields_en.FIELDS[i]
     h.set(label, h.items()[label])  # the arrow on its line, nothing changed yet
     default = h.arrowed()[1]
     h.tap("A3")  # RIGHT: its next choice
@@ -479,7 +479,7 @@ def test_the_cpu_setting_offers_each_level_of_the_computer_player():
     from engine.bot import LEVELS
     i = settings_mod.KEYS.index("level")
     assert settings_mod.FIELDS[i][1] == tuple(range(len(LEVELS)))
-    assert lang_en.FIELDS[i][1] == tuple(lv[0] for lv in LEVELS)
+    assert fields_en.FIELDS[i][1] == tuple(lv[0] for lv in LEVELS)
 
 
 def test_a_damaged_newest_statistics_record_is_reported_and_an_older_one_used(tmp_path):

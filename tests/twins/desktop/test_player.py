@@ -5,6 +5,7 @@ import shutil
 
 import pytest
 
+from firmware import fields_fr, fields_pt
 from handheld import BOOTED, Hand
 from twins.desktop import glass
 
@@ -134,14 +135,14 @@ def test_settings_toml_presets_the_language_until_one_is_chosen_on_the_handheld(
     h = Hand(nvm=nvm, settings={"CS_LANGUAGE": "fr"})
     h.run_until(BOOTED)
     h.choose(lang_fr.MAIN[3])  # RÉGLAGES
-    h.choose(lang_fr.FIELDS[sound][0])  # another setting changes, and is saved
+    h.choose(fields_fr.FIELDS[sound][0])  # another setting changes, and is saved
     h.tap("MENU")
     again = Hand(nvm=nvm, settings={"CS_LANGUAGE": "pt"})  # the class presets Portuguese
     again.run_until(BOOTED)
     assert again.text(1) == "\u2192" + lang_pt.MAIN[0]  # the preset still speaks
     again.choose(lang_pt.MAIN[3])
-    assert _value(again, lang_pt.FIELDS[sound][0]) == lang_pt.FIELDS[sound][1][1]  # kept
-    again.choose(lang_pt.FIELDS[language][0])  # LANGUAGE chosen on the handheld: English
+    assert _value(again, fields_pt.FIELDS[sound][0]) == fields_pt.FIELDS[sound][1][1]  # kept
+    again.choose(fields_pt.FIELDS[language][0])  # LANGUAGE chosen on the handheld: English
     again.tap("MENU")  # saved; the handheld starts afresh in it
     last = Hand(nvm=nvm, settings={"CS_LANGUAGE": "fr"})
     last.run_until(BOOTED)
