@@ -190,9 +190,7 @@ class App:
         elif action == _A_SETTINGS_SAVE:
             self.saves.settings_done(True)
             if self.settings.language() != lang.code:
-                # Start afresh, in the new language: a language is loaded into a fresh heap
-                # (switching one in a heap in use leaves it in pieces). On the board code.py
-                # runs again (hw.restart() does not return); elsewhere run() returns.
+                # A new language loads into a fresh heap: code.py runs again on the board.
                 self.restarting = True
                 self.hw.restart()
         elif action == _A_RESUME or action == _A_DECLARE_DRAW:
@@ -205,9 +203,7 @@ class App:
             self._go(match)
         elif action == _A_ENDED:
             self._go(self.result)
-        elif action == _A_PAUSE:
-            # The game is not advanced while the pause page is up: a timer that came due
-            # meanwhile fires as play resumes.
+        elif action == _A_PAUSE:  # (a timer that comes due in the pause fires on resume)
             match.pause()
             self._go(menus)
             self._face(0)
