@@ -148,6 +148,55 @@ def test_no_two_board_modules_import_each_other():
     assert "firmware.logfmt" in _imports("firmware/store.py") & _imports("firmware/storeload.py")
 
 
+def _bench_graph():
+    """The board VM's bench as its modules import each other: the stand-ins
+    (twins/boardvm/board/, a package folder's modules by dotted name) and the chips' models
+    (twins/models/), all top-level modules beside each other in the VM, so `import keypad`
+    or `from scanner import Scanner` names a file of the bench (twins/boardvm/boardvm.py
+    bench_dir). CPython's relative imports of the models (`from .debounce import`) count
+    as the same module."""
+    board, models = "twins/boardvm/board/", "twins/models/"
+    files = {}
+    for rel in _tracked("twins/boardvm/board", "twins/models"):
+        if rel.endswith(".py") and not rel.endswith("__init__.py"):
+            files[rel[len(board if rel.startswith(board) else models):-3].replace("/", ".")] = rel
+    graph = {}
+    for name, rel in files.items():
+        deps = set()
+        for i in _imports(rel):
+            i = i[len("twins.models."):] if i.startswith("twins.models.") else i
+            while i and i not in files:
+                i = i.rpartition(".")[0]
+            if i and i != name:
+                deps.add(i)
+        graph[name] = deps
+    return graph
+
+
+def test_no_two_modules_of_the_board_vm_bench_import_each_other():
+    """keypad.py's KeyMatrix loads KeyMatrix.py, which builds on the key-scanner model
+    (twins/models/keymatrix.py over scanner.py), never on keypad.py."""
+    graph = _bench_graph()
+    assert {"keypad", "KeyMatrix", "scanner", "keymatrix", "debounce"} <= set(graph)
+    assert "scanner" in graph["keypad"] and "keymatrix" in graph["KeyMatrix"]
+    circles, done = [], set()
+
+    def visit(m, path):
+        if m in path:
+            circles.append(path[path.index(m):] + [m])
+        elif m not in done:
+            for d in sorted(graph.get(m, ())):
+                visit(d, path + [m])
+            done.add(m)
+    for m in sorted(graph):
+        visit(m, [])
+    assert circles == []
+    graph["scanner"] = graph["scanner"] | {"keypad"}  # (the check sees a circle made)
+    done.clear()
+    visit("keypad", [])
+    assert circles and all("scanner" in c and c[0] == c[-1] for c in circles), circles
+
+
 def test_each_screen_owns_its_start_and_end_and_the_app_names_none():
     """Match, Result, Menus, SelfTest and HOW TO PLAY each have enter(app) and leave(app)
     (their heap lending is theirs); the app opens a screen by _go() and asks no screen
@@ -166,13 +215,16 @@ def test_each_screen_owns_its_start_and_end_and_the_app_names_none():
 
 
 def _tracked(*folders):
+    """The files git keeps or would add under folders (each on disk), else every file."""
     import subprocess
-    out = subprocess.run(["git", "ls-files", "--"] + list(folders), cwd=ROOT,
-                         capture_output=True, text=True).stdout.split()
-    return out or [os.path.relpath(os.path.join(d, f), ROOT).replace(os.sep, "/")
-                   for folder in folders
-                   for d, _, names in os.walk(os.path.join(ROOT, folder)) for f in names
-                   if "__pycache__" not in d and "node_modules" not in d]
+    out = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard",
+                          "--"] + list(folders), cwd=ROOT, capture_output=True,
+                         text=True).stdout.split()
+    return [rel for rel in out if os.path.isfile(os.path.join(ROOT, rel))] or [
+        os.path.relpath(os.path.join(d, f), ROOT).replace(os.sep, "/")
+        for folder in folders
+        for d, _, names in os.walk(os.path.join(ROOT, folder)) for f in names
+        if "__pycache__" not in d and "node_modules" not in d]
 
 
 def test_the_folders_say_where_code_runs():

@@ -8,9 +8,9 @@ run in the CIRCUITPY tree, with OPTIONS_FILE's lines
 (a file, not the command line: the VM keeps each word of its command line in the heap as
 an interned name, names the board does not have; see vmbench.names()).
 
-MICROPYPATH must put the bench folder first (tools/boardvm.bench_dir: the stand-ins for
-the board's C modules, the chips' models, this script), then the CIRCUITPY tree and its
-lib/. One process is one run of code.py with a fresh heap, as
+MICROPYPATH must put the bench folder first (twins/boardvm/boardvm.bench_dir: the
+stand-ins for the board's C modules, the chips' models, this script), then the CIRCUITPY
+tree and its lib/. One process is one run of code.py with a fresh heap, as
 on the board: a reload, a reset, a power cycle or a deep sleep ends it, and the bench's
 state (clock, flash, buttons, counters, where the script is) goes to the state file for
 the next process (twins/boardvm/boardvm.py starts them). settings= reads os.getenv's values from
