@@ -25,7 +25,7 @@ clean:
 sim: $(STAMP)
 	$(PY) -m lab.sim $(ARGS)
 
-# The README's simulation pictures: the standard study, plots and summary only.
+# docs/LAB.md's simulation pictures: the standard study, plots and summary only.
 sim-docs: $(STAMP)
 	$(PY) -m lab.sim --out sim-out
 	mkdir -p docs/sim
@@ -55,10 +55,11 @@ screenshot: $(STAMP)
 nvm: $(STAMP)
 	@$(PY) -m lab.nvmcheck $(ARGS)
 
-# The chip twin: CircuitPython's own Pico image in rp2040js (see twins/chip/chip.py).
+# The chip twin: CircuitPython's own Pico image in rp2040js (see twins/chip/chip.py); its
+# measurements, --figures and --power, are the lab's (lab/chipbench.py, which hands a run on).
 .PHONY: chip
 chip: $(STAMP)
-	@$(PY) -m twins.chip.chip $(ARGS)
+	@$(PY) -m lab.chipbench $(ARGS)
 
 # The handheld as one UF2 file: CircuitPython's image for the board and the CIRCUITPY
 # drive (tools/uf2.py; make uf2 ARGS=--help). make uf2 ARGS="--keys matrix": the matrix
@@ -74,11 +75,11 @@ bundle: $(STAMP)
 	@$(PY) -m tools.bundle $(ARGS)
 
 # The memory on the chip twin: a save and a compaction on CircuitPython's own nvm path,
-# and a power cut at every flash command of them, each booted (twins/chip/chipnvm.py; --write
+# and a power cut at every flash command of them, each booted (lab/chipnvm.py; --write
 # puts its table into docs/NVM.md).
 .PHONY: chipnvm
 chipnvm: $(STAMP)
-	@$(PY) -m twins.chip.chipnvm $(ARGS)
+	@$(PY) -m lab.chipnvm $(ARGS)
 
 # The handheld as a static web page: the direct build's UF2 on rp2040js in the browser
 # (twins/chip/web.py): make web writes dist/web/; make web-serve also serves it on 127.0.0.1

@@ -8,7 +8,7 @@ desktop's keyboard all ask here.
 
 Two builds: "direct" (a pin per key, 4 keys a row) and "matrix" (Long Speed: a 4 x 6 diode
 matrix, 6 keys a row; settings.toml's CS_KEYS says which a board is: the words are
-hardware/pinmap.py's, and the desktop's list of them is hardware/keynames.BUILDS).
+hardware/pinmap.py's, and the desktop's list of them is tools/keynames.BUILDS).
 """
 try:
     from micropython import const
@@ -23,7 +23,7 @@ FACING = (0, 180)  # the display's rotation that faces seat A, seat B
 
 def build_of(name: object) -> int:
     """The build's index (0 direct, 1 matrix: the order of KEYS_A_ROW, PILE_CHOICES and
-    hardware/keynames.BUILDS) for a CS_KEYS value; the direct build for any other."""
+    tools/keynames.BUILDS) for a CS_KEYS value; the direct build for any other."""
     return 1 if name == "matrix" else 0
 
 

@@ -1,6 +1,6 @@
 """Hours of play and days of standby on 3 AAA cells, from the chip twin's measured awake
 share and clock and published currents. The awake share and the clock are measured
-(twins/chip/chip.py power(), rp2040js with the clock modelled); every current here is
+(lab/chipbench.py power(), rp2040js with the clock modelled); every current here is
 someone else's published figure, named with its source, and the result is an estimate with
 their uncertainty, not a measurement of a handheld.
 

@@ -133,7 +133,7 @@ def loop_section():
 
 
 def sim_figures(games=1000, pair_rounds=4, pair_games=1000, study_games=40, study_rounds=2):
-    """The sim's speeds, all in games per second: "fast" (lab.sim.games_per_second) and
+    """The sim's speeds, all in games per second: "fast" (lab.simplay.games_per_second) and
     "slow" (the same games on a 1 ms fixed-step clock); "pair", lab/simpair.py's
     measure() against its baseline commit (None, and "not_paired" saying why, when it
     cannot be measured here); "one" and "all", make sim's small standard study in one
@@ -141,8 +141,8 @@ def sim_figures(games=1000, pair_rounds=4, pair_games=1000, study_games=40, stud
     import statistics
     from engine import Game, Rules, GAME_OVER
     from engine.bot import Bot
-    from lab import sim, simpair
-    out = {"fast": sim.games_per_second(games)}
+    from lab import simpair, simplay
+    out = {"fast": simplay.games_per_second(games)}
     rules = Rules(wins_needed=1)
     t0 = time.perf_counter()
     slow_games = max(1, games // 50)
@@ -165,8 +165,9 @@ def sim_figures(games=1000, pair_rounds=4, pair_games=1000, study_games=40, stud
     out["cores"] = cores = os.cpu_count() or 1
     one, many = [], []
     for _ in range(study_rounds):
-        one.append(sim.study_games_per_second(1, study_games))
-        many.append(sim.study_games_per_second(cores, study_games) if cores > 1 else one[-1])
+        one.append(simplay.study_games_per_second(1, study_games))
+        many.append(simplay.study_games_per_second(cores, study_games) if cores > 1
+                    else one[-1])
     out["one"], out["all"] = statistics.median(one), statistics.median(many)
     out["study_games"] = study_games
     return out
@@ -208,7 +209,7 @@ def sim_section():
     make sim on a process a core against make sim in one process."""
     f = sim_figures()
     return ("Simulation", ("figure", "measured", "baseline", "target"), sim_rows(f),
-            "Standard rules, two QUICK bots, CPython; lab/sim.py jumps its clock from "
+            "Standard rules, two QUICK bots, CPython; lab/simplay.py jumps its clock from "
             "event to event (engine.bot.play_out). The pair is lab/simpair.py's (make "
             "simpair): e02d551, the last commit before the sim lost speed (issue 20), in a "
             "temporary git worktree, and this tree, each run in a fresh interpreter, "
@@ -287,6 +288,7 @@ def board_vm_section():
 
 def chip_section():
     """The chip twin: CircuitPython's Pico image in rp2040js (passes, press to glass, heap)."""
+    from lab import chipbench
     from twins.chip import chip
     from hardware import pinmap
     from hardware.keymap import DEBOUNCE_SCANS
@@ -296,7 +298,7 @@ def chip_section():
     missing = chip.missing()
     if missing:
         return title, header, [], "Not measured in this run: " + missing
-    f = chip.figures(progress=lambda line: print(line, file=sys.stderr))
+    f = chipbench.figures(progress=lambda line: print(line, file=sys.stderr))
     runs = [f["runs"][(400000, False)], f["runs"][(1000000, False)], f["runs"][(400000, True)]]
 
     def ms(stats, keys):
@@ -333,7 +335,7 @@ def chip_section():
             rows.append(("CPU in %s: %s" % (label, what),)
                         + tuple("%.0f%%" % (100 * r.get("cpu", {}).get(kind, {}).get(what, 0))
                                 for r in runs) + ("report",))
-    note = ("Made by `make bench` (twins/chip/chip.py figures()): CircuitPython 10.3's own "
+    note = ("Made by `make bench` (lab/chipbench.py figures()): CircuitPython 10.3's own "
             "raspberry_pi_pico.uf2 runs in rp2040js 1.4.1 with the deployed tree as its "
             "CIRCUITPY drive. A 2-player match of %d covers (seed %d, the chip's first deal), "
             "scripted on the desktop twin, is pressed by GPIO at the same times: with no USB "
@@ -355,7 +357,8 @@ def chip_section():
 def chip_memory_section():
     """The memory on the chip: CircuitPython's nvm on the flash chip, what it costs."""
     import tempfile
-    from twins.chip import chip, chipnvm
+    from lab import chipnvm
+    from twins.chip import chip
     title = "The memory on the chip: CircuitPython's nvm on the emulated flash chip"
     header = ("figure", "flash typical", "flash slowest", "target")
     missing = chip.missing()
@@ -387,7 +390,7 @@ def chip_memory_section():
             + ms("erase_press_to_glass") + ("report",),
             ("a press made half way through the erase: its first keypad scan (its "
              "timestamp) after the edge",) + ms("erase_first_scan") + ("report",)]
-    note = ("Made by `make bench` (twins/chip/chipnvm.py costs()): the chip twin's flash chip "
+    note = ("Made by `make bench` (lab/chipnvm.py costs()): the chip twin's flash chip "
             "(twins/chip/js/flash.mjs) with the W25Q16JV's typical and maximum busy times. A "
             "Pico flashed with this tree's UF2 and booted, its memory nearly full "
             "(chipnvm.prepared_memory), changes LOCKOUT on the settings page and goes back "
@@ -410,7 +413,7 @@ NEVER_SLEPT = {"menu": (1.000, 0.51), "play": (1.000, 0.45), "screen off": (1.00
 
 def chip_power_section():
     """The chip asleep and awake: the sleeping main loop, its clock, DORMANT, the batteries."""
-    from lab import battery
+    from lab import battery, chipbench
     from twins.chip import chip
     title = "On the chip: awake, asleep, and hours on batteries"
     header = ("figure", "before (the loop never slept, 125 MHz)", "now", "target / source")
@@ -418,8 +421,8 @@ def chip_power_section():
     if missing:
         return title, header, [], "Not measured in this run: " + missing
     progress = lambda line: print(line, file=sys.stderr)  # noqa: E731
-    clocks = chip.clocks(progress=progress)
-    f = chip.power(progress=progress)
+    clocks = chipbench.clocks(progress=progress)
+    f = chipbench.power(progress=progress)
     mhz = f["play"]["hz"] / 1e6
     rows = []
     for m, c in clocks.items():
@@ -431,7 +434,7 @@ def chip_power_section():
                      "p95 <= 16 ms; the glass the desktop's at %d of %d" % (c["glass"],
                                                                           c["checks"])))
     rows.append(("the clock settings.toml's CS_CPU_MHZ chooses", "125 MHz", "%.0f MHz" % mhz,
-                 "the lowest with p95 <= 16 ms: %s MHz" % chip.chosen_clock(clocks)))
+                 "the lowest with p95 <= 16 ms: %s MHz" % chipbench.chosen_clock(clocks)))
     for what in ("menu", "play", "screen off"):
         rows.append(("the core awake (not waiting for an interrupt), %s" % what,
                      "%.0f %%" % (100 * NEVER_SLEPT[what][0]),
@@ -449,7 +452,7 @@ def chip_power_section():
     d = f["dormant"]
     rows.append(("deep sleep: DORMANT after the screen went off (clk_sys as it stopped)", "",
                  "%.1f s (%.0f MHz)" % (d["after_off_s"], d["hz"] / 1e6),
-                 "%d s (firmware/app.py)" % (chip.deep_sleep_ms() // 1000)))
+                 "%d s (firmware/app.py)" % (chipbench.deep_sleep_ms() // 1000)))
     rows.append(("deep sleep: MENU to the wake's first frame", "", "%.0f ms (%s)" % (
                  d["wake_ms"], "the menu as it was" if d["menu"] else "NOT the menu as it was"),
                  "< 1.5 s"))
@@ -478,7 +481,7 @@ def chip_power_section():
     battery.draw_day(steps, os.path.join(ROOT, "docs", "power.png"),
                      "A day on 3 AAA at %.0f MHz: an hour of play, then asleep (%.1f %% left)"
                      % (mhz, steps[-1][2]))
-    note = ("Made by `make bench` (twins/chip/chip.py clocks() and power(), also `make chip "
+    note = ("Made by `make bench` (lab/chipbench.py clocks() and power(), also `make chip "
             "ARGS=--power`): the direct build at 400 kHz with no USB host, in rp2040js with "
             "clk_sys modelled (each cycle 1/clk_sys long, as the PLL and clock registers say: "
             "twins/chip/js/errata.mjs): a 2-player match of %d covers at each CS_CPU_MHZ; then "

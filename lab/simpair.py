@@ -4,12 +4,12 @@
     python -m lab.simpair --commit 1f321bd --rounds 6 --games 2000
 
 It checks the commit out into a temporary git worktree (removed afterwards, after an
-error or Ctrl-C too), then runs lab.sim.games_per_second alternately for the old tree
-and this one, round after round, old first in each: every run in a fresh interpreter
-(python -I) whose sys.path starts with that tree alone, so the two engines never mix.
-It prints the games per second of each run, the medians, and the median of the rounds'
-ratios (this tree / the old one): a round's two runs share the machine's load of the
-moment. Without git or without the commit (a shallow clone, a source archive) it says
+error or Ctrl-C too), then runs the sim's games_per_second (lab/simplay.py) alternately
+for the old tree and this one, round after round, old first in each: every run in a fresh
+interpreter (python -I) whose sys.path starts with that tree alone, so the two engines
+never mix. It prints the games per second of each run, the medians, and the median of the
+rounds' ratios (this tree / the old one): a round's two runs share the machine's load of
+the moment. Without git or without the commit (a shallow clone, a source archive) it says
 that nothing was measured.
 """
 import json
@@ -32,9 +32,12 @@ tree = os.path.realpath(sys.argv[1])
 sys.path.insert(0, tree)
 import engine
 try:
-    from lab import sim
-except ImportError:  # a tree from before lab/ (issue 35's layout)
-    from tools import sim
+    from lab import simplay as sim
+except ImportError:  # a tree from before lab/simplay.py (issue 48), or before lab/ (issue 35)
+    try:
+        from lab import sim
+    except ImportError:
+        from tools import sim
 files = [os.path.realpath(m.__file__) for m in (engine, sim)]
 if not all(f.startswith(tree + os.sep) for f in files):
     raise SystemExit("imported from outside %s: %s" % (tree, files))
@@ -112,7 +115,7 @@ class Worktree:
 
 
 def rate(tree, games):
-    """lab.sim.games_per_second(games) of the tree, in a fresh interpreter."""
+    """The sim's games_per_second(games) of the tree, in a fresh interpreter."""
     p = subprocess.run([sys.executable, "-I", "-B", "-c", _PROBE, tree, str(games)],
                        cwd=tree, capture_output=True, text=True)
     if p.returncode != 0:
@@ -129,7 +132,7 @@ def measure(commit=BASELINE, rounds=4, games=1000, root=ROOT, log=None, tmp=None
     is made in tmp (default the system's temporary folder)."""
     with Worktree(commit, root, tmp) as old_tree:
         head = _git(root, "rev-parse", "--short", "HEAD")[1]
-        if _git(root, "status", "--porcelain", "--", "engine", "lab/sim.py")[1]:
+        if _git(root, "status", "--porcelain", "--", "engine", "lab/simplay.py")[1]:
             head += " + changes"
         old, now = [], []
         for i in range(rounds):
@@ -147,7 +150,7 @@ def report(m):
     """The pair as lines of text."""
     names = (m["commit"], "this tree (HEAD %s)" % m["head"])
     width = max(len(n) for n in names)
-    lines = ["lab.sim.games_per_second(%d), one core, %d rounds, each: %s then this tree"
+    lines = ["lab.simplay.games_per_second(%d), one core, %d rounds, each: %s then this tree"
              % (m["games"], m["rounds"], m["commit"])]
     for name, xs, median in zip(names, (m["old"], m["now"]), (m["old_median"], m["now_median"])):
         lines.append("  %-*s  %s   median %s" % (width, name, "  ".join(

@@ -1,6 +1,6 @@
 """The Pico's pins and the handheld's wired parts, from hardware/pinmap.py (CPython,
 stdlib only): what tools/wiring.py writes into settings.toml and docs/pins.md, and what
-tools/wiring_svg.py draws."""
+tools/wiring_direct.py and tools/wiring_matrix.py draw."""
 from hardware import pinmap
 
 # ----------------------------------------------------------------------------- the Pico

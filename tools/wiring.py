@@ -19,8 +19,9 @@
 
 Everything comes from the DEFAULTS of pinmap.SETTINGS; the output depends on nothing
 else (no clock, no machine paths), so the same pin map always gives the same bytes.
-The diagram and its wire router are tools/wiring_svg.py; this file has the pin facts
-and writes settings.toml and docs/pins.md.
+The diagrams are tools/wiring_direct.py and tools/wiring_matrix.py, their wire router
+tools/wiring_lanes.py; this file has the pin facts and writes settings.toml and
+docs/pins.md.
 """
 import argparse
 import os
@@ -31,7 +32,8 @@ if ROOT not in sys.path:  # run as a script rather than with -m
     sys.path.insert(0, ROOT)
 
 from hardware import pinmap  # noqa: E402
-from tools import wiring_svg as svg  # noqa: E402
+from tools.wiring_direct import Diagram  # noqa: E402
+from tools.wiring_matrix import MatrixDiagram  # noqa: E402
 from tools.files import write_atomic  # noqa: E402
 
 SVG_REL = "hardware/wiring.svg"
@@ -340,13 +342,13 @@ def _matrix_md(gnd):
 
 
 def wiring_svg():
-    """hardware/wiring.svg's text (the diagram and its router are tools/wiring_svg.py)."""
-    return svg.wiring_svg()
+    """hardware/wiring.svg's text (tools/wiring_direct.py's Diagram)."""
+    return Diagram().svg()
 
 
 def wiring_matrix_svg():
-    """hardware/wiring-matrix.svg's text (tools/wiring_svg.py's MatrixDiagram)."""
-    return svg.wiring_matrix_svg()
+    """hardware/wiring-matrix.svg's text (tools/wiring_matrix.py's MatrixDiagram)."""
+    return MatrixDiagram().svg()
 
 
 OUTPUTS = ((SVG_REL, wiring_svg), (MATRIX_SVG_REL, wiring_matrix_svg),

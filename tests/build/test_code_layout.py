@@ -248,6 +248,16 @@ def test_the_folders_say_where_code_runs():
         assert os.path.isdir(os.path.join(ROOT, "tests", "twins", twin)), twin
 
 
+def test_the_twins_run_and_measure_nothing_so_no_twin_imports_the_lab():
+    """A measurement lives in lab/ (the chip's figures and power: lab/chipbench.py; its
+    power cuts: lab/chipnvm.py); a twin imports nothing from there, at the top or inside a
+    function."""
+    twins = [rel for rel in _tracked("twins") if rel.endswith(".py")]
+    assert len(twins) > 20
+    assert {rel: sorted(i for i in _imports(rel) if i == "lab" or i.startswith("lab."))
+            for rel in twins} == {rel: [] for rel in twins}
+
+
 def test_menus_key_number_is_decided_where_the_scanners_are_merged():
     """The matrix build's MENU scanner follows the matrix's keys (hardware/pico.py's
     _make_keys, as the desktop twin's scanners): no screen or filter works out where MENU is."""

@@ -1,7 +1,7 @@
 """The CIRCUITPY drive inside the one-file UF2: folder2uf2's FAT12 image (tools/uf2.py pack),
 as CircuitPython's own f_mkfs lays it out, read back by pyfatfs, an implementation of its
-own, and by the FAT spec's arithmetic. (These are the checks tools/fatimage.py, the
-hand-written FAT it replaces, was held to.)"""
+own, and by the FAT spec's arithmetic. (These are the checks the hand-written FAT it
+replaces was held to.)"""
 import os
 import struct
 

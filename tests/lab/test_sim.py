@@ -8,8 +8,10 @@ import time
 
 import pytest
 
+from engine.bot import LEVELS
+from firmware.settings import Settings
+from lab import simpair, simplay, simstats, simstudies
 from tools import mpy
-from lab import sim, simpair
 
 
 def _run(*args, auto="1", long="2"):
@@ -30,9 +32,9 @@ def _confirmed_in_rounds(confirm, games):
         assert x["study"] == "confirm"
         gap = abs(x["reaction_a_ms"] - x["reaction_b_ms"])
         per.setdefault(gap, {}).setdefault(abs(x["handicap_ms"]), []).append(x)
-    assert sorted(per) == list(sim.GAPS_MS)
+    assert sorted(per) == list(simplay.GAPS_MS)
     for gap, tried in per.items():
-        assert 1 <= len(tried) <= sim.CONFIRM_TRIES
+        assert 1 <= len(tried) <= simstats.CONFIRM_TRIES
         assert all(len(xs) == games for xs in tried.values())
 
 
@@ -40,26 +42,26 @@ def test_a_small_study_writes_csv_summary_and_plots(tmp_path):
     r = _run("--games", "6", "--levels", "CASUAL,SHARP", "--variants", "standard,quick-3",
              "--handicap-games", "4", "--confirm-games", "6", "--out", str(tmp_path))
     assert r.returncode == 0, r.stderr
-    rows = sim.read_csv(tmp_path / "games.csv")
+    rows = simplay.read_csv(tmp_path / "games.csv")
     scan = [x for x in rows if x["study"] != "confirm"]
-    assert len(scan) == 6 * 4 + 12 * 2 + len(sim.GAPS_MS) * (
-        len(sim.HANDICAPS) + len(sim.DELAYS)) * 4
+    assert len(scan) == 6 * 4 + 12 * 2 + len(simplay.GAPS_MS) * (
+        len(simplay.HANDICAPS) + len(simplay.DELAYS)) * 4
     _confirmed_in_rounds(rows[len(scan):], 6)
     for name in ("game_length", "per_game_counts", "variants", "win_rate_by_seat",
                  "win_rate_by_reaction", "handicap"):
         assert (tmp_path / (name + ".png")).stat().st_size > 5000, name
     assert "100%" in r.stderr  # the progress bar reached the end
     auto = json.loads((tmp_path / "summary.json").read_text())["auto"]
-    assert sorted(auto, key=int) == [str(g) for g in sim.GAPS_MS]
+    assert sorted(auto, key=int) == [str(g) for g in simplay.GAPS_MS]
     assert all(a["families"] == 1 for a in auto.values())
-    assert r.stdout.count("AUTO HANDICAP, ") == len(sim.GAPS_MS)
+    assert r.stdout.count("AUTO HANDICAP, ") == len(simplay.GAPS_MS)
 
 
 def test_the_summary_matches_the_csv(tmp_path):
     r = _run("--games", "5", "--levels", "ROOKIE,LIGHTNING", "--variants", "standard,doubles",
              "--handicap-games", "0", "--out", str(tmp_path), "--no-plots")
     assert r.returncode == 0, r.stderr
-    rows = sim.read_csv(tmp_path / "games.csv")
+    rows = simplay.read_csv(tmp_path / "games.csv")
     with open(tmp_path / "summary.json") as f:
         summary = json.load(f)
     assert summary["games"] == len(rows)
@@ -70,7 +72,7 @@ def test_the_summary_matches_the_csv(tmp_path):
     assert abs(s["a_wins"] - sum(x["winner"] == "A" for x in std) / len(std)) < 1e-3
     lightning_vs_rookie = [x for x in rows if x["level_a"] == "LIGHTNING"
                            and x["level_b"] == "ROOKIE"]
-    diff = str(sim.LEVELS[4][1] - sim.LEVELS[0][1])
+    diff = str(LEVELS[4][1] - LEVELS[0][1])
     assert summary["by_reaction_diff"][diff] == round(
         sum(x["winner"] == "A" for x in lightning_vs_rookie) / len(lightning_vs_rookie), 4)
     # and the printed table says the same
@@ -98,9 +100,9 @@ def test_one_process_or_two_write_the_same_rows_and_summary(tmp_path):
         del summary["games_per_second"]
         out[jobs] = ((d / "games.csv").read_bytes(), summary, r.stdout.splitlines()[:-1])
     assert out["1"] == out["2"]
-    rows = sim.read_csv(tmp_path / "2" / "games.csv")
+    rows = simplay.read_csv(tmp_path / "2" / "games.csv")
     scan = [x for x in rows if x["study"] != "confirm"]
-    assert len(scan) == 3 + 6 + 2 * 5 * (5 + len(sim.DELAYS))
+    assert len(scan) == 3 + 6 + 2 * 5 * (5 + len(simplay.DELAYS))
     _confirmed_in_rounds(rows[len(scan):], 6)
 
 
@@ -157,12 +159,12 @@ def test_the_handicap_study_deals_the_faster_bot_more_cards_and_sums_up_the_csv(
              "--handicap-games", "6", "--confirm-games", "2", "--out", str(tmp_path),
              "--no-plots")
     assert r.returncode == 0, r.stderr
-    rows = [x for x in sim.read_csv(tmp_path / "games.csv") if x["study"] == "handicap"]
-    assert len(rows) == len(sim.GAPS_MS) * len(sim.HANDICAPS) * 6
+    rows = [x for x in simplay.read_csv(tmp_path / "games.csv") if x["study"] == "handicap"]
+    assert len(rows) == len(simplay.GAPS_MS) * len(simplay.HANDICAPS) * 6
     for x in rows:  # the faster seat is the one dealt the extra cards, in either seat
         faster_is_a = x["reaction_a_ms"] < x["reaction_b_ms"]
         assert x["handicap"] == (1 if faster_is_a else -1) * abs(x["handicap"])
-        assert abs(x["reaction_a_ms"] - x["reaction_b_ms"]) in sim.GAPS_MS
+        assert abs(x["reaction_a_ms"] - x["reaction_b_ms"]) in simplay.GAPS_MS
     assert {x["reaction_a_ms"] < x["reaction_b_ms"] for x in rows} == {True, False}
     with open(tmp_path / "summary.json") as f:
         summary = json.load(f)
@@ -173,7 +175,7 @@ def test_the_handicap_study_deals_the_faster_bot_more_cards_and_sums_up_the_csv(
     assert summary["handicap"]["180"]["slower_wins"]["8"] == round(slower_won / len(cell), 4)
     assert summary["handicap"]["180"]["games"]["8"] == 6
     assert "card handicap, 180 ms slower" in r.stdout
-    assert sim.plan_size(1, [3], ["standard"], 6) == len(list(sim.plan(1, [3], ["standard"],
+    assert simplay.plan_size(1, [3], ["standard"], 6) == len(list(simplay.plan(1, [3], ["standard"],
                                                                        1, 6)))
     assert all(x["handicap_ms"] == 0 for x in rows)  # the card study holds no press back
     # the standard study's figures leave the handicap games out
@@ -184,7 +186,7 @@ def test_a_slowed_bot_reacts_later_by_exactly_the_gap():
     from engine import Game, Rules
     from engine.bot import Bot
     g = Game(Rules(), 3)
-    plain, slow = Bot(g, 0, 3, 9), sim.slowed(Bot(g, 0, 3, 9), 180)
+    plain, slow = Bot(g, 0, 3, 9), simplay.slowed(Bot(g, 0, 3, 9), 180)
     assert [d + 180 for d in plain._delays] == slow._delays
 
 
@@ -205,7 +207,7 @@ def test_an_interrupted_run_keeps_what_it_wrote(tmp_path):
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130, err
     assert "interrupted: kept the" in err
-    rows = sim.read_csv(csv_path)
+    rows = simplay.read_csv(csv_path)
     assert len(rows) > 100
     with open(tmp_path / "summary.json") as f:
         summary = json.load(f)
@@ -231,7 +233,7 @@ def test_ctrl_c_keeps_the_rows_written_so_far_in_order_and_prints_no_traceback(t
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
-    rows = sim.read_csv(csv_path)
+    rows = simplay.read_csv(csv_path)
     assert len(rows) > 100
     assert [r["seed"] for r in rows] == list(range(1, len(rows) + 1))  # plan order, no gap
     with open(tmp_path / "summary.json") as f:
@@ -241,7 +243,7 @@ def test_ctrl_c_keeps_the_rows_written_so_far_in_order_and_prints_no_traceback(t
 def test_the_simulator_plays_at_least_a_thousand_games_a_second_or_reports_it():
     # Speed is reported by make bench, not asserted (shared machines are noisy); this
     # only checks that the measurement itself works.
-    rate = sim.games_per_second(200)
+    rate = simplay.games_per_second(200)
     assert rate > 0
 
 
@@ -346,46 +348,46 @@ def test_the_offered_delays_are_the_settings_own():
     offered = getattr(settings, "DELAYS_MS", None) or tuple(sorted(
         {abs(v) for key, choices, _ in settings.FIELDS if key == "handicap_ms"
          for v in choices if v}))
-    assert sim.DELAYS == (0,) + offered == (0,) + sim.DELAYS_MS
+    assert simplay.DELAYS == (0,) + offered == (0,) + simplay.DELAYS_MS
     assert offered == tuple(range(5, 501, 5))  # (what the study's figures were made with)
 
 
 def test_a_plan_with_two_delays_has_a_row_per_gap_delay_and_game_seats_alternating():
-    games = list(sim.plan(1, [3], ["standard"], 10, 4, delays=(0, 40)))
-    assert len(games) == sim.plan_size(1, [3], ["standard"], 4, (0, 40)) == \
-        1 + 2 + len(sim.GAPS_MS) * (len(sim.HANDICAPS) + 2) * 4
+    games = list(simplay.plan(1, [3], ["standard"], 10, 4, delays=(0, 40)))
+    assert len(games) == simplay.plan_size(1, [3], ["standard"], 4, (0, 40)) == \
+        1 + 2 + len(simplay.GAPS_MS) * (len(simplay.HANDICAPS) + 2) * 4
     assert [g[2] for g in games] == list(range(10, 10 + len(games)))  # a seed each, in order
     cards = [g for g in games if g[0] == "handicap"]
     delays = [g for g in games if g[0] == "delay"]
-    assert len(cards) == len(sim.GAPS_MS) * len(sim.HANDICAPS) * 4
+    assert len(cards) == len(simplay.GAPS_MS) * len(simplay.HANDICAPS) * 4
     assert all(g[8] == 0 for g in cards)  # the card study at 0 ms
     assert [(g[5] or g[6], abs(g[8])) for g in delays[::4]] == [
-        (gap, d) for gap in sim.GAPS_MS for d in (0, 40)]
-    lv = sim.HANDICAP_LEVEL
+        (gap, d) for gap in simplay.GAPS_MS for d in (0, 40)]
+    lv = simplay.HANDICAP_LEVEL
     for i, (study, variant, seed, la, lb, sa, sb, h, ms) in enumerate(delays):
         assert (variant, la, lb, h) == ("standard", lv, lv, 0)
         if i % 2 == 0:  # the faster bot in seat A: A's presses are held (positive)
-            assert sa == 0 and sb in sim.GAPS_MS and ms >= 0
+            assert sa == 0 and sb in simplay.GAPS_MS and ms >= 0
         else:  # in seat B: B's (negative)
-            assert sb == 0 and sa in sim.GAPS_MS and ms <= 0
+            assert sb == 0 and sa in simplay.GAPS_MS and ms <= 0
     assert {g[8] for g in delays} == {0, 40, -40}
 
 
 def test_a_planned_delay_game_holds_the_faster_seat_presses():
     for game in (("delay", "standard", 5, 3, 3, 0, 50, 0, 85),
                  ("delay", "standard", 6, 3, 3, 50, 0, 0, -85)):
-        r = sim.play_planned(game)
+        r = simplay.play_planned(game)
         assert r["handicap_ms"] == game[8] and r["handicap"] == 0
         faster_is_a = r["reaction_a_ms"] < r["reaction_b_ms"]
         assert (r["handicap_ms"] > 0) == faster_is_a
         assert abs(r["reaction_a_ms"] - r["reaction_b_ms"]) == 50
     from engine import Rules
-    g, _ = sim.play_game(Rules(wins_needed=1, handicap_ms=85), 5, 3, 3, 0, 50)
+    g, _ = simplay.play_game(Rules(wins_needed=1, handicap_ms=85), 5, 3, 3, 0, 50)
     assert g.rules.handicap_ms == 85
 
 
 def test_the_confirmation_plays_the_chosen_delay_with_the_count_asked_from_fresh_seeds():
-    games = list(sim.confirm_plan({300: 390, 25: 40}, 6, 1000))
+    games = list(simplay.confirm_plan({300: 390, 25: 40}, 6, 1000))
     assert len(games) == 12
     assert [g[2] for g in games] == list(range(1000, 1012))
     assert [g[0] for g in games] == ["confirm"] * 12
@@ -399,18 +401,18 @@ def test_the_study_confirms_each_gap_fairest_delay_after_the_scan(tmp_path):
              "--handicap-games", "2", "--confirm-games", "6", "--seed", "7", "--jobs", "2",
              "--out", str(tmp_path), "--no-plots")
     assert r.returncode == 0, r.stderr
-    rows = sim.read_csv(tmp_path / "games.csv")
+    rows = simplay.read_csv(tmp_path / "games.csv")
     scan = [x for x in rows if x["study"] != "confirm"]
     confirm = rows[len(scan):]  # the confirmation comes last
-    assert len(scan) == sim.plan_size(1, [3], ["standard"], 2)
+    assert len(scan) == simplay.plan_size(1, [3], ["standard"], 2)
     assert [x["seed"] for x in rows] == list(range(7, 7 + len(rows)))  # fresh seeds
-    chosen = sim.chosen_delays(scan)
-    assert sorted(chosen) == list(sim.GAPS_MS) and set(chosen.values()) <= set(sim.DELAYS)
-    assert sim.next_delays(scan) == chosen  # the first round
+    chosen = simstats.chosen_delays(scan)
+    assert sorted(chosen) == list(simplay.GAPS_MS) and set(chosen.values()) <= set(simplay.DELAYS)
+    assert simstats.next_delays(scan) == chosen  # the first round
     want, todo = list(scan), chosen  # the rounds, replayed: each from the rows before it
     while todo:
-        want += [sim.play_planned(g) for g in sim.confirm_plan(todo, 6, 7 + len(want))]
-        todo = sim.next_delays(want)
+        want += [simplay.play_planned(g) for g in simplay.confirm_plan(todo, 6, 7 + len(want))]
+        todo = simstats.next_delays(want)
     assert rows == want
     _confirmed_in_rounds(confirm, 6)
     with open(tmp_path / "summary.json") as f:
@@ -419,7 +421,7 @@ def test_the_study_confirms_each_gap_fairest_delay_after_the_scan(tmp_path):
         cell = summary["handicap_ms"][str(gap)]
         assert cell["fairest"] == d == cell["confirmations"][0]["delay_ms"]
         for c in cell["confirmations"]:
-            assert c["games"] == 6 and c["delay_ms"] in sim.DELAYS
+            assert c["games"] == 6 and c["delay_ms"] in simplay.DELAYS
             mine = [x for x in confirm if abs(x["reaction_a_ms"] - x["reaction_b_ms"]) == gap
                     and abs(x["handicap_ms"]) == c["delay_ms"]]
             won = sum(x["winner"] == ("A" if x["reaction_a_ms"] > x["reaction_b_ms"] else "B")
@@ -428,7 +430,7 @@ def test_the_study_confirms_each_gap_fairest_delay_after_the_scan(tmp_path):
             assert c["low"] <= c["slower_wins"] <= c["high"]
             assert c["in_band"] == (0.45 <= c["slower_wins"] <= 0.55)
         assert cell["confirmed"] in cell["confirmations"]
-        assert len(cell["slower_wins"]) == len(sim.DELAYS)
+        assert len(cell["slower_wins"]) == len(simplay.DELAYS)
         c = cell["confirmed"]
         assert "%s, slower wins %.1f%%" % ("EVEN" if c["delay_ms"] == 0 else "%d ms"
                                           % c["delay_ms"], 100 * c["slower_wins"]) in r.stdout
@@ -436,15 +438,15 @@ def test_the_study_confirms_each_gap_fairest_delay_after_the_scan(tmp_path):
 
 
 def test_an_older_csv_without_handicap_ms_reads_as_0(tmp_path):
-    old = [f for f in sim.FIELDS if f != "handicap_ms"]
+    old = [f for f in simplay.FIELDS if f != "handicap_ms"]
     path = tmp_path / "games.csv"
     with open(path, "w") as f:
         f.write(",".join(old) + "\n")
         f.write("handicap,standard,3,SHARP,SHARP,410,390,8,A,30000,50,1,2,0,0,0,3\n")
         f.write("levels,standard,4,SHARP,SHARP,390,390,0,B,31000,52,0,3,0,0,2,0\n")
-    rows = sim.read_csv(path)
+    rows = simplay.read_csv(path)
     assert [x["handicap_ms"] for x in rows] == [0, 0] and rows[0]["handicap"] == 8
-    s = sim.summarize(rows)
+    s = simstats.summarize(rows)
     assert s["handicap"]["20"]["slower_wins"] == {"8": 1.0} and s["handicap_ms"] == {}
     assert s["auto_step"] is None
 
@@ -453,7 +455,7 @@ def _synthetic(gap, pts_per_ms, cross, games=200, confirm=None):
     """Rows of a delay scan whose slower bot's win rate rises pts_per_ms a ms through 50%
     at cross (0 to 100% outside), exactly; and a confirmation (delay, wins, games)."""
     rows = []
-    for d in sim.DELAYS:
+    for d in simplay.DELAYS:
         rate = min(1.0, max(0.0, 0.5 + pts_per_ms / 100 * (d - cross)))
         wins = round(rate * games)
         for i in range(games):
@@ -469,7 +471,7 @@ def _synthetic(gap, pts_per_ms, cross, games=200, confirm=None):
 
 def test_the_summary_fits_the_slope_through_20_to_80_percent_and_suggests_a_step():
     rows = _synthetic(50, 1.5, 100, confirm=(100, 800, 1600)) + _synthetic(180, 1.0, 250)
-    s = sim.delay_summary(rows)
+    s = simstats.delay_summary(rows)
     a, b = s["50"], s["180"]
     assert a["slope_pts_per_ms"] == 1.5 and a["slope_fit_ms"] == [80, 120]
     assert a["local_slope_pts_per_ms"] == 1.5
@@ -480,17 +482,17 @@ def test_the_summary_fits_the_slope_through_20_to_80_percent_and_suggests_a_step
     assert (c["delay_ms"], c["games"], c["slower_wins"], c["in_band"]) == (100, 1600, 0.5, True)
     assert abs(c["low"] - 0.4755) < 0.001 and abs(c["high"] - 0.5245) < 0.001
     assert b["confirmed"] is None
-    step = sim.auto_step(s)
+    step = simstats.auto_step(s)
     assert (step["step_ms"], step["slope_pts_per_ms"], step["gap_ms"]) == (5, 1.5, 50)
     assert step["exact_ms"] == 6.7
     assert step["steps_ms"] == {"50": 5, "180": 10} and step["band_pts"] == 10
     assert step["local"]["steps_ms"] == {"50": 5, "180": 10}  # (straight lines: the same)
-    assert sim.auto_step({}) is None
-    assert sim.summarize(rows)["auto_step"] == step
+    assert simstats.auto_step({}) is None
+    assert simstats.summarize(rows)["auto_step"] == step
 
 
 def test_a_confirmation_outside_the_band_says_so():
-    s = sim.delay_summary(_synthetic(25, 2.0, 40, confirm=(40, 1000, 1600)))
+    s = simstats.delay_summary(_synthetic(25, 2.0, 40, confirm=(40, 1000, 1600)))
     assert s["25"]["confirmed"]["slower_wins"] == 0.625
     assert s["25"]["confirmed"]["in_band"] is False
 
@@ -498,16 +500,17 @@ def test_a_confirmation_outside_the_band_says_so():
 def test_the_fairest_delay_pools_each_setting_with_its_neighbours():
     pct = {0: 10, 5: 50, 10: 30, 15: 48, 20: 70}  # 5 ms: 50% by chance, its neighbours not
     cells = {d: [p, 100] for d, p in pct.items()}
-    assert sim.fairest_delay(cells) == 15
-    assert sim.fairest_delay({0: [10, 100], 5: [90, 100]}) == 0  # a tie: the smaller
-    assert sim.fairest_delay({}) is None
+    assert simstats.fairest_delay(cells) == 15
+    assert simstats.fairest_delay({0: [10, 100], 5: [90, 100]}) == 0  # a tie: the smaller
+    assert simstats.fairest_delay({}) is None
 
 
 def test_slope_and_step_without_enough_points():
-    assert sim.slope([(0, 0.0), (5, 0.5), (10, 1.0)]) == (None, [5])
-    assert sim.step_for(None) is None and sim.step_for(0.0) is None
-    assert sim.step_for(0.1) == 100 and sim.step_for(4.0) == 5 and sim.step_for(0.8) == 15
-    lo, hi = sim.wilson(0, 20)
+    assert simstats.slope([(0, 0.0), (5, 0.5), (10, 1.0)]) == (None, [5])
+    assert simstats.step_for(None) is None and simstats.step_for(0.0) is None
+    assert simstats.step_for(0.1) == 100 and simstats.step_for(4.0) == 5
+    assert simstats.step_for(0.8) == 15
+    lo, hi = simstats.wilson(0, 20)
     assert lo == 0.0 and 0.1 < hi < 0.2
 
 
@@ -522,22 +525,22 @@ def _confirm_rows(gap, tried):
 
 def test_a_setting_off_the_band_is_followed_by_its_neighbour_towards_even():
     scan = _synthetic(50, 1.5, 100) + _synthetic(300, 1.0, 392)
-    assert sim.next_delays(scan) == {50: 100, 300: 390}
+    assert simstats.next_delays(scan) == {50: 100, 300: 390}
     # 50 ms: in the band, done; 300 ms: 44% at 390 ms, so 395 ms (a longer delay) next
     rows = scan + _confirm_rows(50, [(100, 50, 100)]) + _confirm_rows(300, [(390, 44, 100)])
-    assert sim.next_delays(rows) == {300: 395}
+    assert simstats.next_delays(rows) == {300: 395}
     # too far: 56% at 395, but 390 was played: no setting of the grid is in the band
-    assert sim.next_delays(rows + _confirm_rows(300, [(395, 56, 100)])) == {}
+    assert simstats.next_delays(rows + _confirm_rows(300, [(395, 56, 100)])) == {}
     # over the band at first: a shorter delay; and no more than CONFIRM_TRIES settings
     high = scan + _confirm_rows(300, [(390, 60, 100)])
-    assert sim.next_delays(high) == {300: 385}
-    assert sim.next_delays(high + _confirm_rows(300, [(385, 58, 100), (380, 57, 100)])) == {}
-    assert sim.next_delays(high, tries=1) == {}
+    assert simstats.next_delays(high) == {300: 385}
+    assert simstats.next_delays(high + _confirm_rows(300, [(385, 58, 100), (380, 57, 100)])) == {}
+    assert simstats.next_delays(high, tries=1) == {}
     # the figure reported: the first in the band, or else the closest to 50%
-    s = sim.delay_summary(rows + _confirm_rows(300, [(395, 52, 100)]))["300"]
+    s = simstats.delay_summary(rows + _confirm_rows(300, [(395, 52, 100)]))["300"]
     assert [c["delay_ms"] for c in s["confirmations"]] == [390, 395]
     assert s["confirmed"]["delay_ms"] == 395 and s["confirmed"]["in_band"]
-    s = sim.delay_summary(rows + _confirm_rows(300, [(395, 57, 100)]))["300"]
+    s = simstats.delay_summary(rows + _confirm_rows(300, [(395, 57, 100)]))["300"]
     assert s["confirmed"]["delay_ms"] == 390 and not s["confirmed"]["in_band"]
 
 
@@ -546,27 +549,27 @@ def test_help_names_the_handicap_study_options():
     assert r.returncode == 0, r.stderr
     text = " ".join(r.stdout.split())  # (argparse wraps to the terminal's width)
     assert "--confirm-games" in text and "off 45-55%" in text
-    assert "%d delays the handheld offers" % len(sim.DELAYS_MS) in text
+    assert "%d delays the handheld offers" % len(simplay.DELAYS_MS) in text
 
 
 def test_auto_handicap_brings_a_family_near_even_and_the_study_is_reproducible():
-    one = sim.auto_study(3, 11, jobs=1)
-    assert one == sim.auto_study(3, 11, jobs=2)  # (the same whatever the processes)
-    assert sorted(one, key=int) == [str(g) for g in sim.GAPS_MS]
+    one = simstudies.auto_study(3, 11, jobs=1)
+    assert one == simstudies.auto_study(3, 11, jobs=2)  # (the same whatever the processes)
+    assert sorted(one, key=int) == [str(g) for g in simplay.GAPS_MS]
     for gap, cell in one.items():
-        assert cell["families"] == 3 and cell["matches"] == sim.AUTO_MATCHES
+        assert cell["families"] == 3 and cell["matches"] == simstudies.AUTO_MATCHES
         assert 0 <= cell["slower_wins_first"] <= 1 and 0 <= cell["slower_wins_after"] <= 1
     # After its first matches AUTO holds the faster player back about as far as the scan
     # says evens them out: the further apart, the longer the delay.
-    ms = [one[str(g)]["ms_median_after"] for g in sim.GAPS_MS]
+    ms = [one[str(g)]["ms_median_after"] for g in simplay.GAPS_MS]
     assert ms == sorted(ms) and ms[0] > 0 and ms[-1] >= 300
 
 
 def test_an_auto_family_moves_handicap_as_the_handheld_does():
-    matches = sim.auto_family((300, 0, 5))
-    assert len(matches) == sim.AUTO_MATCHES
+    matches = simstudies.auto_family((300, 0, 5))
+    assert len(matches) == simstudies.AUTO_MATCHES
     assert matches[0][1:] == (0, 0)  # from EVEN
-    s = sim.Settings()
+    s = Settings()
     s.choose("auto", 1)
     for (slower_won, ms, cards), nxt in zip(matches, matches[1:]):
         s.match_won(1 if slower_won else 0)
@@ -576,25 +579,26 @@ def test_an_auto_family_moves_handicap_as_the_handheld_does():
 # ---- the Long Speed study ----
 
 def test_the_long_plan_plays_each_variant_at_each_level_and_gap_with_fresh_seeds():
-    games = list(sim.long_plan(4, 100))
-    assert len(games) == sim.long_size(4) == 3 * (5 + 2 * 3) * 4
+    games = list(simstudies.long_plan(4, 100))
+    assert len(games) == simstudies.long_size(4) == 3 * (5 + 2 * 3) * 4
     assert [g[2] for g in games] == list(range(100, 100 + len(games)))
     assert [g[1] for g in games[::len(games) // 3]] == ["standard", "long-5", "long-6"]
-    assert sim.LONG_VARIANTS == ("standard", "long-5", "long-6")
-    assert [sim.VARIANTS[v].get("piles_per_row", 4) for v in sim.LONG_VARIANTS] == [4, 5, 6]
-    for variant in sim.LONG_VARIANTS:
+    assert simstudies.LONG_VARIANTS == ("standard", "long-5", "long-6")
+    assert [simplay.VARIANTS[v].get("piles_per_row", 4)
+            for v in simstudies.LONG_VARIANTS] == [4, 5, 6]
+    for variant in simstudies.LONG_VARIANTS:
         mine = [g for g in games if g[1] == variant]
         equal = [g for g in mine if g[0] == "long"]
         assert [(g[3], g[4], g[5], g[6]) for g in equal[::4]] == [
-            (lv, lv, 0, 0) for lv in range(len(sim.LEVELS))]
+            (lv, lv, 0, 0) for lv in range(len(LEVELS))]
         gaps = [g for g in mine if g[0] == "long-gap"]
-        assert [g[5] or g[6] for g in gaps[::8]] == list(sim.LONG_GAPS_MS)
-        lv = sim.HANDICAP_LEVEL
+        assert [g[5] or g[6] for g in gaps[::8]] == list(simstudies.LONG_GAPS_MS)
+        lv = simplay.HANDICAP_LEVEL
         for i, (_, _, _, la, lb, sa, sb, h, ms) in enumerate(gaps):
             assert (la, lb, h, ms) == (lv, lv, 0, 0)  # both SHARP, no handicap of any kind
             assert (sa, sb) == ((sa, 0) if i & 1 else (0, sb))  # the slower seat alternates
-    two = list(sim.long_plan(2, 1, levels=[2, 3]))
-    assert len(two) == sim.long_size(2, [2, 3]) == 3 * (2 + 2 * 3) * 2
+    two = list(simstudies.long_plan(2, 1, levels=[2, 3]))
+    assert len(two) == simstudies.long_size(2, [2, 3]) == 3 * (2 + 2 * 3) * 2
 
 
 def _long_row(variant, study, level, length_s, covers, stalls, winner, slow_a=0, slow_b=0):
@@ -613,7 +617,7 @@ def test_the_long_summary_counts_what_the_rows_say():
         slow = (0, 25) if i < 4 else (25, 0)
         rows.append(_long_row("long-6", "long-gap", "SHARP", 12, 30, 0, w, *slow))
     rows.append(_long_row("long-6", "long-gap", "SHARP", 12, 30, 0, "draw", 0, 25))
-    s = sim.long_summary(rows)
+    s = simstudies.long_summary(rows)
     assert list(s) == ["standard", "long-6"]  # (in LONG_VARIANTS order; long-5 played none)
     q = s["long-6"]["levels"]["QUICK"]
     assert q["games"] == 11 and q["unfinished"] == round(1 / 11, 4)
@@ -626,16 +630,16 @@ def test_the_long_summary_counts_what_the_rows_say():
     g = s["long-6"]["slower_wins"]["25"]
     assert (g["games"], g["slower_wins"]) == (9, round(2 / 9, 4))
     assert g["low"] < g["slower_wins"] < g["high"]
-    assert (g["low"], g["high"]) == tuple(round(x, 4) for x in sim.wilson(2, 9))
-    assert sim.long_summary([]) == {}
+    assert (g["low"], g["high"]) == tuple(round(x, 4) for x in simstats.wilson(2, 9))
+    assert simstudies.long_summary([]) == {}
 
 
 def test_a_small_long_study_is_plausible_and_long_speed_stalls_less():
-    s = sim.long_study(8, 5000, jobs=1)
-    assert list(s) == list(sim.LONG_VARIANTS)
+    s = simstudies.long_study(8, 5000, jobs=1)
+    assert list(s) == list(simstudies.LONG_VARIANTS)
     for variant, v in s.items():
-        assert list(v["levels"]) == sim.LEVEL_NAMES
-        assert list(v["slower_wins"]) == [str(g) for g in sim.LONG_GAPS_MS]
+        assert list(v["levels"]) == simplay.LEVEL_NAMES
+        assert list(v["slower_wins"]) == [str(g) for g in simstudies.LONG_GAPS_MS]
         for c in v["levels"].values():
             assert c["games"] == 8
             assert 0 < c["length_s_p10"] <= c["length_s_median"] <= c["length_s_p90"]
@@ -666,16 +670,16 @@ def test_long_only_plays_the_whole_study_long_speed_games(tmp_path):
     assert r2.returncode == 0, r2.stderr
     w = json.loads((whole / "summary.json").read_text())
     a = json.loads((alone / "summary.json").read_text())
-    assert a["long"] == w["long"] and a["games"] == sim.long_size(3)
+    assert a["long"] == w["long"] and a["games"] == simstudies.long_size(3)
     assert set(a) == {"long", "games", "games_per_second", "interrupted"}
     assert not (alone / "games.csv").exists()  # (the other studies are not played)
     for d in (whole, alone):
         assert (d / "long_speed.png").stat().st_size > 5000
     # its printed lines are the whole study's
     lines = [x for x in r2.stdout.splitlines() if x.startswith(("standard ", "long-"))]
-    assert len(lines) == 3 * (len(sim.LEVELS) + 1) and all(x in r.stdout for x in lines)
+    assert len(lines) == 3 * (len(LEVELS) + 1) and all(x in r.stdout for x in lines)
     # the seeds after the AUTO HANDICAP study's: the last game's plan, replayed
-    scan = sim.plan_size(1, [3], ["standard"], 2)
-    seed = 9 + scan + sim.CONFIRM_TRIES * 5 * 2 + 5 * 1 * sim.AUTO_MATCHES
-    last = list(sim.long_plan(3, seed))[-1]
-    assert last[:2] == ("long-gap", "long-6") and last[2] == seed + sim.long_size(3) - 1
+    scan = simplay.plan_size(1, [3], ["standard"], 2)
+    seed = 9 + scan + simstats.CONFIRM_TRIES * 5 * 2 + 5 * 1 * simstudies.AUTO_MATCHES
+    last = list(simstudies.long_plan(3, seed))[-1]
+    assert last[:2] == ("long-gap", "long-6") and last[2] == seed + simstudies.long_size(3) - 1

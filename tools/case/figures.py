@@ -60,9 +60,9 @@ TIP_SKIN = 1.0            # the top's plate left over a screw's tip
 LEVER = ((0.0, 2.0), (2.2, 6.2), (1.6, 3.6))
 LEVER_TRAVEL = 2.0
 
-# The Pico's micro-USB socket (tools/pcb.py pico_footprint draws it): 8 wide, 1.3 mm past
-# the Pico's end, about 2.6 high on top of it. The opening: a plug's moulding (about 11 x
-# 7.5 mm) with room round it.
+# The Pico's micro-USB socket (tools/pcb/footprints.py pico_footprint draws it): 8 wide,
+# 1.3 mm past the Pico's end, about 2.6 high on top of it. The opening: a plug's moulding
+# (about 11 x 7.5 mm) with room round it.
 USB_H = 2.6
 PLUG = (12.0, 8.5)
 

@@ -1,2 +1,2 @@
-"""The chip twin: CircuitPython's Pico image on rp2040js (chip.py, js/), the memory's power
-cuts (chipnvm.py) and the page (web.py)."""
+"""The chip twin: CircuitPython's Pico image on rp2040js (chip.py, js/), the flash and the
+UF2s it boots (flash.py) and the page (web.py); its measurements are lab/chipbench.py's."""

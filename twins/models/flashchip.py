@@ -1,7 +1,7 @@
 """The Pico's flash chip (W25Q16JV) as its commands see it: the write enable latch (WEL),
 the busy bit (WIP) and the commands it ignores while busy, over norflash.py's array rule.
 The chip twin's JS (twins/chip/js/flash.mjs FlashChip) is the same chip; the command cases
-of tests/twins/models/flash_vectors.json keep the two equal. twins/chip/chipnvm.py replays the chip twin's
+of tests/twins/models/flash_vectors.json keep the two equal. lab/chipnvm.py replays the chip twin's
 flash log on it to rebuild the flash a power cut leaves. Not imported by the board VM's
 bench (its heap and names stay as they were); board subset all the same.
 

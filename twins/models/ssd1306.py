@@ -4,7 +4,7 @@
 controller does: control bytes (Co, D/C), commands with their argument bytes, GDDRAM
 writes with the three addressing modes. The desktop twin draws the glass from it
 (twins/desktop/ssd1306.py), the chip twin's bus log is decoded by that, and the board
-VM's bench keeps its OLED in one (tools/boardvm/vmbench.py).
+VM's bench keeps its OLED in one (twins/boardvm/board/vmbench.py).
 
 Board subset: it runs in CircuitPython's VM too, beside the firmware, where every name a
 module brings stays interned (the soak has only a few to spare). So the controller's

@@ -8,7 +8,9 @@ import re
 
 import pytest
 
-from twins.chip import chip
+from lab import chipbench, chipnvm
+from twins.chip import chip, flash
+from twins.desktop.scripted import desktop_run, match_script
 from tools import mpy
 from twins.desktop.scenes import frame_diff as _diff, golden as _golden
 
@@ -34,7 +36,7 @@ def played(booted, flashed, tmp_path_factory):
     """The match, pressed by GPIO with no USB host (as on batteries): 50 covers, over the
     end of a game and the deal of the next. The flash it leaves is run.flash_file."""
     seed = _seed(booted)
-    script, checks, counts = chip.match_script(seed, covers=50)
+    script, checks, counts = match_script(seed, covers=50)
     after = str(tmp_path_factory.mktemp("played") / "flash.bin")
     run = chip.run(script, uf2=flashed, usb=False, flash_out=after, after_ms=checks[-1] - max(
         int(line.split()[0]) for line in script.splitlines()) + 100)
@@ -61,7 +63,7 @@ def test_a_scripted_match_by_gpio_shows_what_the_desktop_twin_shows_at_every_ste
     run, seed, script, checks, counts = played
     assert counts["covered"] >= 50 and counts["foul"] and counts["collision"] \
         and counts["stall"] and counts["games"], counts
-    desktop = chip.desktop_run(script, seed, checks)[0]
+    desktop = desktop_run(script, seed, checks)[0]
     for ms, want in zip(checks, desktop):
         got = run.oled_at(ms).frame()
         assert got == want, "at %d ms after the first frame:\n%s" % (ms, _diff(got, want))
@@ -107,9 +109,9 @@ def test_no_pass_during_play_takes_more_than_20_ms(played):
 
 def test_press_to_glass_is_within_16_ms_at_the_95th_percentile(played):
     run, seed, script, checks, counts = played
-    ns = chip.press_to_glass(run, counts["cover_at"], counts["cover_box"])
+    ns = chipbench.press_to_glass(run, counts["cover_at"], counts["cover_box"])
     assert len(ns) == counts["covered"]
-    stats = chip._stats(ns)
+    stats = chipbench.spread(ns)
     assert stats["p95"] <= 16e6, sorted(round(t / 1e6, 1) for t in ns)
 
 
@@ -117,20 +119,20 @@ def test_the_core_sleeps_between_the_passes_of_a_match(played):
     """A pass with nothing to do sleeps (time.sleep: the core waits for an interrupt) until
     the next note or 3 ms: the keypad scans on, the glass still follows within 16 ms."""
     run, seed, script, checks, counts = played
-    assert run.awake(1900, counts["cover_at"][-1]) < 0.6
+    assert chipbench.awake(run, 1900, counts["cover_at"][-1]) < 0.6
 
 
 @pytest.fixture(scope="module")
 def resting(flashed):
     """Nobody presses a key: the menu, then the screen off after the SLEEP setting's
     minute, as on batteries."""
-    return chip.run("", uf2=flashed, usb=False, after_ms=chip.POWER_OFF_AFTER_MS + 6000,
-                    nvm=chip.saved_settings(sleep=3))
+    return chip.run("", uf2=flashed, usb=False, after_ms=chipbench.POWER_OFF_AFTER_MS + 6000,
+                    nvm=flash.saved_settings(sleep=3))
 
 
 def test_left_alone_the_core_sleeps_most_of_the_time_and_more_with_the_screen_off(resting):
-    off = chip.POWER_OFF_AFTER_MS
-    menu, dark = resting.awake(1000, off - 1000), resting.awake(off + 1000)
+    off = chipbench.POWER_OFF_AFTER_MS
+    menu, dark = chipbench.awake(resting, 1000, off - 1000), chipbench.awake(resting, off + 1000)
     assert menu < 0.5 and dark < 0.2 and dark < menu / 2, (menu, dark)
     assert not any(resting.oled_at(off + 5000).frame())  # (the screen is off)
     assert any(resting.oled_at(off - 1000).frame())
@@ -149,7 +151,7 @@ def test_the_self_test_names_every_button_pressed_by_gpio(flashed):
         t += 400
     script = "\n".join(lines) + "\n"
     run = chip.run(script, uf2=flashed, after_ms=400)
-    desktop = chip.desktop_run(script, 1, checks)[0]
+    desktop = desktop_run(script, 1, checks)[0]
     frames = [run.oled_at(ms).frame() for ms in checks]
     info = slice(8 * 128, 16 * 128)  # "I2C 3C 400K  MEM 98K": a desktop has no gc.mem_free
     for ms, got, want in zip(checks, frames, desktop):
@@ -206,9 +208,8 @@ def test_a_broken_glyph_kit_shows_the_error_screen_as_the_board_vm_draws_it(tmp_
 
 @pytest.fixture(scope="module")
 def memory(tmp_path_factory):
-    """A Pico flashed and booted, its memory nearly full (twins/chip/chipnvm.py): LOCKOUT changed
+    """A Pico flashed and booted, its memory nearly full (lab/chipnvm.py): LOCKOUT changed
     by GPIO and saved, then the settings page opened again (its compaction)."""
-    from twins.chip import chipnvm
     work = str(tmp_path_factory.mktemp("memory"))
     start, games = chipnvm.first_flash(work)
     after = os.path.join(work, "after.bin")
@@ -218,7 +219,6 @@ def memory(tmp_path_factory):
 
 
 def test_a_save_is_page_programs_and_a_compaction_is_one_erase(memory):
-    from twins.chip import chipnvm
     _, _, _, run, _ = memory
     cmds = [e["cmd"] for e in chipnvm.nvm_commands(run)]
     # the setting's save: a write enable and a page program, no erase; then the compaction:
@@ -229,7 +229,6 @@ def test_a_save_is_page_programs_and_a_compaction_is_one_erase(memory):
 
 
 def test_a_setting_saved_by_gpio_survives_a_power_cycle_and_a_reflash(memory, flashed):
-    from twins.chip import chipnvm
     _, _, after, _, games = memory
     assert chipnvm.read_back(after)[:2] == (chipnvm.SAVED_LOCKOUT, str(games))
     # the one-file UF2 dragged onto RPI-RP2 again, over the used flash
@@ -237,7 +236,6 @@ def test_a_setting_saved_by_gpio_survives_a_power_cycle_and_a_reflash(memory, fl
 
 
 def test_the_statistics_after_a_match_survive_and_were_saved_without_an_erase(played):
-    from twins.chip import chipnvm
     run = played[0]
     cmds = [e["cmd"] for e in chipnvm.nvm_commands(run)]
     assert "program" in cmds and "erase" not in cmds, cmds
@@ -250,7 +248,6 @@ def test_power_cuts_in_a_save_and_a_compaction_lose_nothing_but_in_the_window(me
     nothing; a compaction's cut from its erase until the records are programmed again
     returns the defaults, but 0.1% into the erase, where only the statistics go and the
     console says so; nothing else is ever read."""
-    from twins.chip import chipnvm
     work, start, _, run, games = memory
     with open(start, "rb") as f:
         first = f.read()
@@ -277,7 +274,6 @@ def test_make_chipnvm_cuts_where_the_bytes_differ_and_at_each_records_end(memory
     page programmed as it was, is cut nowhere else), and a page program is cut where the
     app's own loading reads its sector differently and a byte short of it, so the
     compaction's window is known to the byte."""
-    from twins.chip import chipnvm
     from lab import nvmcheck
     _, start, _, run, _ = memory
     with open(start, "rb") as f:
@@ -325,22 +321,22 @@ def test_entropy_deals_the_same_first_match_for_one_number_and_another_for_anoth
 def test_an_erased_flash_file_boots_the_trees_uf2_and_keeps_it(tmp_path):
     """2 MB of 0xFF is a fresh chip, as an empty file: it ran nothing for minutes."""
     erased = tmp_path / "ff.bin"
-    erased.write_bytes(b"\xff" * chip.FLASH_BYTES)
+    erased.write_bytes(b"\xff" * flash.FLASH_BYTES)
     r = _make_chip("--script", os.path.join(mpy.ROOT, "docs", "screenshot.keys"),
                    "--flash", str(erased))
     assert r.returncode == 0 and "boot to the first full frame" in r.stdout, r.stdout + r.stderr
     assert "(2 MB, written back)" in r.stdout
-    assert chip.looks_like_flash(erased.read_bytes()) and not chip.blank_flash(str(erased))
+    assert flash.looks_like_flash(erased.read_bytes()) and not flash.blank_flash(str(erased))
 
 
 def test_a_flash_whose_program_runs_off_ends_at_once_in_a_line(tmp_path):
     """A boot stage 2 the boot ROM takes (its CRC right) and nothing after it: the core
     runs off the end of memory, where the silicon faults; rp2040js would run on up the
     address space at a twentieth of its speed, and the 20 s cap came after 7 minutes."""
-    boot2 = bytes(252) + chip._boot2_crc(bytes(252)).to_bytes(4, "little")
-    flash = tmp_path / "flash.bin"
-    flash.write_bytes(boot2 + b"\xff" * (chip.FLASH_BYTES - 256))
-    r = _make_chip("--flash", str(flash), timeout=120)
+    boot2 = bytes(252) + flash.boot2_crc(bytes(252)).to_bytes(4, "little")
+    image = tmp_path / "flash.bin"
+    image.write_bytes(boot2 + b"\xff" * (flash.FLASH_BYTES - 256))
+    r = _make_chip("--flash", str(image), timeout=120)
     assert r.returncode == 1 and r.stderr == "", r.stderr
     assert r.stdout.splitlines()[-1].startswith(
         "no full frame reached the glass (the core ran off to 0x"), r.stdout

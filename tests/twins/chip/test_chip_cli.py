@@ -9,7 +9,7 @@ import os
 import pytest
 
 import places
-from twins.chip import chip
+from twins.chip import chip, flash
 from twins.desktop.scenes import frame_diff, golden
 
 TOOLCHAIN = ("CIRCUITPY_UF2", "RP2040_BOOTROM", "CIRCUITPY_MPY_CROSS", "CIRCUITPYTHON")
@@ -145,18 +145,18 @@ def test_a_flash_file_that_is_not_a_picos_flash_is_refused_and_left_as_it_was(tm
 
 def _booted_flash(path):
     """A 2 MB flash whose boot stage 2 the boot ROM runs (its CRC right), erased after it."""
-    boot2 = bytes(252) + chip._boot2_crc(bytes(252)).to_bytes(4, "little")
-    path.write_bytes(boot2 + b"\xff" * (chip.FLASH_BYTES - 256))
+    boot2 = bytes(252) + flash.boot2_crc(bytes(252)).to_bytes(4, "little")
+    path.write_bytes(boot2 + b"\xff" * (flash.FLASH_BYTES - 256))
     return str(path)
 
 
 def test_an_erased_or_a_booted_flash_is_taken():
-    assert chip.looks_like_flash(b"\xff" * chip.FLASH_BYTES)
+    assert flash.looks_like_flash(b"\xff" * flash.FLASH_BYTES)
     boot2 = bytearray(256)
-    boot2[252:] = chip._boot2_crc(bytes(252)).to_bytes(4, "little")  # its CRC right
-    assert chip.looks_like_flash(bytes(boot2) + b"\xff" * (chip.FLASH_BYTES - 256))
+    boot2[252:] = flash.boot2_crc(bytes(252)).to_bytes(4, "little")  # its CRC right
+    assert flash.looks_like_flash(bytes(boot2) + b"\xff" * (flash.FLASH_BYTES - 256))
     boot2[0] = 1
-    assert not chip.looks_like_flash(bytes(boot2))
+    assert not flash.looks_like_flash(bytes(boot2))
 
 
 def test_a_key_build_that_is_not_one_is_refused_in_a_sentence():
@@ -168,15 +168,6 @@ def test_keys_with_a_uf2_file_or_a_used_flash_is_refused_they_say_their_own_buil
              "the --uf2 file says its own", "CS_KEYS")
     _refused(_chip("--keys", "matrix", "--flash", _booted_flash(tmp_path / "flash.bin")),
              "--keys", "--flash")
-
-
-def test_figures_and_power_play_their_own_runs_so_a_script_or_a_file_is_refused(tmp_path):
-    for flag in ("--figures", "--power"):
-        for extra in (["--script", "x.keys"], ["--uf2", "x.uf2"],
-                      ["--png", str(tmp_path / "a.png")]):
-            _refused(_chip(flag, *extra), flag, "plays its own runs")
-    _refused(_chip("--figures", "--power"), "--figures or --power")
-    _refused(_chip("--power", "--keys", "matrix"), "--power", "the direct build")
 
 
 def _fake_run(seen):
@@ -199,25 +190,6 @@ def test_keys_matrix_builds_the_trees_uf2_for_the_matrix(monkeypatch, capsys):
     assert [os.path.basename(o["uf2"]) for o in seen] == ["tree.uf2", "tree.uf2"]
 
 
-def test_figures_print_press_to_glass_for_the_build_asked(monkeypatch, capsys):
-    asked = []
-
-    def figures(**options):
-        asked.append(options)
-        return {"seed": 7, "counts": {"covered": 52}, "runs": {(400000, False): {
-            "press_to_glass": {"n": 52, "mean": 11.83e6, "median": 12e6, "p95": 12.5e6,
-                               "max": 12.84e6},
-            "passes": {"play, idle": {"median": 0.7e6}}, "glass": 60, "checks": 60}}}
-    monkeypatch.setattr(chip, "missing", lambda **_: None)
-    monkeypatch.setattr(chip, "figures", figures)
-    assert chip.main(["--figures", "--keys", "matrix"]) == 0
-    out = capsys.readouterr().out
-    assert asked[0]["keys"] == "matrix" and asked[0]["frequencies"] == (400000,)
-    assert "the matrix build, seed 7: a 2-player match of 52 covers" in out
-    assert "mean 11.8 ms, 95th percentile 12.5 ms, worst 12.8 ms (52 covers)" in out
-    assert "the desktop twin's at 60 of 60 checkpoints" in out
-
-
 def test_a_matrix_key_built_wrong_must_be_a_key_and_a_fault_the_model_knows():
     from hardware import pinmap
     values = {s[0]: s[2] for s in pinmap.SETTINGS}
@@ -230,27 +202,6 @@ def test_a_matrix_key_built_wrong_must_be_a_key_and_a_fault_the_model_knows():
     for faults in ({24: "missing"}, {3: "broken"}):
         with pytest.raises(ValueError, match="a key 0..23 and one of missing, reversed"):
             chip._wiring(values, faults)
-
-
-def test_power_prints_the_awake_shares_the_speed_and_the_hours_on_batteries(monkeypatch,
-                                                                            capsys):
-    monkeypatch.setattr(chip, "missing", lambda **_: None)
-    monkeypatch.setattr(chip, "power", lambda **_: {
-        "seed": 7, "menu": {"awake": 0.269, "speed": 1.25, "hz": 125e6},
-        "play": {"awake": 0.381, "speed": 0.99, "lit": 25.0, "covers": 50, "hz": 125e6,
-                 "press_to_glass": {"n": 50, "mean": 13.9e6, "median": 14e6, "p95": 14.9e6,
-                                    "max": 15.4e6}},
-        "screen off": {"awake": 0.083, "speed": 1.36, "hz": 125e6},
-        "dormant": {"after_off_s": 600.2, "hz": 12e6, "wake_ms": 2618.4, "menu": True}})
-    assert chip.main(["--power"]) == 0
-    out = capsys.readouterr().out
-    assert "menu         awake  26.9 % of the time at 125 MHz; 1.25 simulated s per wall s" \
-        in out
-    assert "screen off   awake   8.3 %" in out
-    assert "DORMANT 600.2 s after the screen went off (clk_sys 12 MHz as it stopped); MENU " \
-        "to the menu as it was in 2618 ms" in out
-    assert "95th percentile 14.9 ms" in out
-    assert "3 AAA cells: about 39 hours of play (25 % of the glass lit), 29 days asleep" in out
 
 
 def test_an_erased_flash_file_is_a_fresh_chip_it_gets_the_trees_uf2(tmp_path):
@@ -317,7 +268,6 @@ def test_nets_that_are_not_a_boards_or_on_the_direct_build_are_refused_in_a_sent
              "make pcb writes")
     _refused(_chip("--nets", "hardware/pcb/nets.json"), "--nets", "the direct build",
              "--keys matrix")
-    _refused(_chip("--figures", "--nets", str(junk)), "--nets", "the committed board")
 
 
 @pytest.mark.parametrize("flag", ["--script", "--uf2", "--nets"])

@@ -10,8 +10,11 @@ import subprocess
 
 import pytest
 
+from hardware import pinmap
 from hardware.seats import PILE_CHOICES, build_of
-from twins.chip import chip
+from lab import chipbench
+from twins.chip import chip, flash
+from twins.desktop.scripted import TOGETHER, desktop_run, match_script
 from twins.desktop.scenes import frame_diff as _diff, golden as _golden
 
 NEEDS_NODE = pytest.mark.skipif(not (shutil.which("node") and shutil.which("npm")),
@@ -104,7 +107,7 @@ def matrix_played(matrix_booted, matrix_uf2):
     desktop twin's matrix build (six keys under four cells: not the direct build's keys of
     the same names)."""
     seed = chip.seed_of(matrix_booted)
-    script, checks, counts = chip.match_script(seed, covers=50, together=6, keys="matrix")
+    script, checks, counts = match_script(seed, covers=50, together=6, keys="matrix")
     last = max(int(line.split()[0]) for line in script.splitlines())
     run = chip.run(script, uf2=matrix_uf2, usb=False, after_ms=checks[-1] - last + 100)
     return run, seed, script, checks, counts
@@ -135,7 +138,7 @@ def test_menu_is_a_button_of_its_own_on_the_matrix_build(matrix_uf2):
     checks = [1200, 1600, 2000]
     run = chip.run(script, uf2=matrix_uf2, usb=False, after_ms=300)
     assert run.keys[-2:] == [(run.keys[-2][0], 14, 1), (run.keys[-1][0], 14, 0)]  # GP14
-    desktop = chip.desktop_run(script, 1, checks, keys="matrix")[0]
+    desktop = desktop_run(script, 1, checks, keys="matrix")[0]
     frames = [run.oled_at(ms).frame() for ms in checks]
     for ms, got, want in zip(checks, frames, desktop):
         assert got == want, "at %d ms:\n%s" % (ms, _diff(got, want))
@@ -147,7 +150,7 @@ def test_a_match_pressed_through_the_matrix_shows_what_the_desktop_twin_shows(ma
     run, seed, script, checks, counts = matrix_played
     assert counts["covered"] >= 50 and counts["foul"] and counts["collision"] \
         and counts["stall"] and counts["games"] and counts["piles"] == 4, counts
-    desktop = chip.desktop_run(script, seed, checks, keys="matrix")[0]
+    desktop = desktop_run(script, seed, checks, keys="matrix")[0]
     for ms, want in zip(checks, desktop):
         got = run.oled_at(ms).frame()
         assert got == want, "at %d ms after the first frame:\n%s" % (ms, _diff(got, want))
@@ -174,10 +177,10 @@ def test_both_players_pressing_at_once_lose_no_press_and_read_no_ghost(matrix_pl
     as on the desktop's."""
     run, seed, script, checks, counts = matrix_played
     kinds = [kind for _, kind, _ in counts["together"]]
-    assert len(kinds) >= 6 and set(kinds) == set(chip.TOGETHER), kinds
+    assert len(kinds) >= 6 and set(kinds) == set(TOGETHER), kinds
     names = chip.key_names("matrix")
     shape = {"column": (2, 1), "apart": (2, 2), "corners": (2, 2)}  # matrix rows, columns
-    desktop = dict(zip(checks, chip.desktop_run(script, seed, checks, keys="matrix")[0]))
+    desktop = dict(zip(checks, desktop_run(script, seed, checks, keys="matrix")[0]))
     for t, kind, keys in counts["together"]:
         read = {key for at, key in run.read_down(t) if at <= t + 5}
         assert read == {names[k] for k in keys}, (t, kind, keys, read)
@@ -198,9 +201,9 @@ def test_press_to_glass_through_the_matrix_is_within_16_ms_at_the_95th_percentil
     together = {t for t, _, _ in counts["together"]}
     alone = [(t, box) for t, box in zip(counts["cover_at"], counts["cover_box"])
              if t not in together]
-    ns = chip.press_to_glass(run, [t for t, _ in alone], [box for _, box in alone])
+    ns = chipbench.press_to_glass(run, [t for t, _ in alone], [box for _, box in alone])
     assert len(ns) == len(alone) >= 30
-    stats = chip._stats(ns)
+    stats = chipbench.spread(ns)
     assert stats["p95"] <= 16e6, sorted(round(t / 1e6, 1) for t in ns)
 
 
@@ -225,17 +228,17 @@ SIX = PILE_CHOICES[build_of("matrix")].index(6)  # the PILES setting's index for
 def test_a_long_speed_match_through_the_matrix_shows_what_the_desktop_shows(matrix_uf2):
     """PILES 6 saved in the nvm: a match of 6 piles a row, each pressed by its matrix key,
     on the chip and on the desktop twin's matrix build."""
-    nvm = chip.saved_settings(piles=SIX)
-    counts = chip.match_script(1, covers=1, keys="matrix", nvm=nvm, limit_ms=4000)[2]
+    nvm = flash.saved_settings(piles=SIX)
+    counts = match_script(1, covers=1, keys="matrix", nvm=nvm, limit_ms=4000)[2]
     assert counts["piles"] == 6, counts  # (before the chip's long run)
     seed = chip.seed_of(chip.run("400 A3 tap 80\n", uf2=matrix_uf2, nvm=nvm, after_ms=600))
-    script, checks, counts = chip.match_script(seed, covers=50, keys="matrix", nvm=nvm,
+    script, checks, counts = match_script(seed, covers=50, keys="matrix", nvm=nvm,
                                                together=6)
     assert {"A4", "A5", "B4", "B5"} & {name for _, name in _taps(script)}
     last = max(ms for ms, _ in _taps(script))
     run = chip.run(script, uf2=matrix_uf2, nvm=nvm, usb=False,
                    after_ms=checks[-1] - last + 100)
-    desktop = chip.desktop_run(script, seed, checks, keys="matrix", nvm=nvm)[0]
+    desktop = desktop_run(script, seed, checks, keys="matrix", nvm=nvm)[0]
     for ms, want in zip(checks, desktop):
         got = run.oled_at(ms).frame()
         assert got == want, "at %d ms after the first frame:\n%s" % (ms, _diff(got, want))
@@ -262,7 +265,7 @@ bd.Save(path)
 def test_the_committed_board_wires_each_key_where_the_pin_map_scans_it():
     """The chip's matrix build is wired from the board's nets: each switch joins the row
     and column settings.toml's rows and columns cross at for its key."""
-    values = {s[0]: s[2] for s in chip.pinmap.SETTINGS}
+    values = {s[0]: s[2] for s in pinmap.SETTINGS}
     values["CS_KEYS"] = "matrix"
     wires, buttons, matrix = chip._wiring(values, None)
     assert wires[:-1] == [[r, c] for r in matrix["rows"] for c in matrix["columns"]]
@@ -311,7 +314,7 @@ def test_a_switch_whose_track_goes_to_another_gpio_is_named_wrong_by_the_self_te
     script = menu + "2000 A3 tap 80\n4500 A0 down\n"
     run = chip.run(script, uf2=matrix_uf2, usb=False, after_ms=300, nets=nets)
     right = chip.run(script, uf2=matrix_uf2, usb=False, after_ms=300)
-    want = {k: chip.desktop_run(menu + "2000 A3 tap 80\n4500 %s down\n" % k, 1, [4750],
+    want = {k: desktop_run(menu + "2000 A3 tap 80\n4500 %s down\n" % k, 1, [4750],
                                 keys="matrix")[0][0] for k in ("A0", "A1")}
     info = slice(8 * 128, 16 * 128)  # "I2C 3C 400K  MEM 98K": a desktop has no gc.mem_free
     for got, key in ((run.oled_at(4750).frame(), "A1"), (right.oled_at(4750).frame(), "A0")):

@@ -7,14 +7,16 @@ reason, where node or the toolchain files are missing (.ci/run provides them).""
 import pytest
 
 from hardware import pinmap
+from lab.chipnvm import nvm_commands
 from twins.chip import chip
+from twins.chip.flash import NVM_END, NVM_START, saved_settings
 
 REASON = chip.missing()
 pytestmark = pytest.mark.skipif(REASON is not None, reason="the chip twin: %s" % REASON)
 
 SLEEP_MS = 60000 + 600000  # SLEEP 1 minute, then the firmware's ten minutes
 WAKE_MS = SLEEP_MS + 30000  # MENU pressed half a minute into the deep sleep
-SAVED = chip.saved_settings(sleep=3, flip=1)  # the glass upside down: a setting one can see
+SAVED = saved_settings(sleep=3, flip=1)  # the glass upside down: a setting one can see
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +32,8 @@ def woken(asleep):
     return chip.run("300 MENU up\n", after_reset=asleep, usb=False, after_ms=3000)
 
 
-def _nvm(flash):
-    return flash[chip.NVM_START:chip.NVM_END]
+def _nvm(image):
+    return image[NVM_START:NVM_END]
 
 
 def test_left_alone_the_chip_goes_dormant_ten_minutes_after_the_screen_goes_off(asleep):
@@ -57,7 +59,7 @@ def test_menu_wakes_it_to_the_main_menu_with_its_saved_settings(asleep, woken):
 
 def test_the_sleep_and_the_wake_lose_no_save(asleep, woken):
     assert _nvm(asleep.reset["flash"]) == SAVED
-    assert chip.nvm_commands(asleep) == [] and chip.nvm_commands(woken) == []
+    assert nvm_commands(asleep) == [] and nvm_commands(woken) == []
 
 
 def test_a_key_held_through_the_wakes_boot_is_ignored_and_the_console_says_so(asleep):

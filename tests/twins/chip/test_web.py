@@ -15,6 +15,8 @@ import sys
 import pytest
 
 from twins.chip import chip, web
+from twins.desktop.play import MAX_MS
+from twins.desktop.scripted import desktop_run, match_script
 from twins.desktop import glass
 from twins.desktop.scenes import frame_diff, golden
 
@@ -171,7 +173,7 @@ def test_a_tap_shorter_than_a_frame_moves_the_menu_as_a_press_does(browser, serv
                 window.dispatchEvent(new KeyboardEvent(type, {key, code: 'tap'})); }""", key)
             p.at(ms + 250)
             got.append(p.glass())
-        want = chip.desktop_run("400 A1 tap\n700 A1 tap\n", 1, [650, 950])[0]
+        want = desktop_run("400 A1 tap\n700 A1 tap\n", 1, [650, 950])[0]
         assert got[0] != golden("menu") and got[1] != got[0], "a tap was lost: the menu stayed"
         for g, w in zip(got, want):
             assert g == w, frame_diff(g, w)
@@ -256,7 +258,7 @@ def play(page, keys, script, checks):
     names = chip.key_names()
     number = {k: n for n, k in names.items()}
     steps = sorted([(ms, 1, number[k], down) for ms, k, down in
-                    load_script(script, names, chip.MAX_MS, len(names))]
+                    load_script(script, names, MAX_MS, len(names))]
                    + [(ms, 0, None, None) for ms in checks])
     frames = []
     for ms, edge, name, down in steps:
@@ -285,7 +287,7 @@ def test_the_page_boots_to_the_main_menu_of_the_golden_from_its_own_folder(page,
 
 def _match(page, keys):
     """A short 2-player match on the page: the first key deals it; its seed makes the rest
-    on the desktop twin (chip.match_script), whose glass the page's must equal; at the end
+    on the desktop twin (match_script), whose glass the page's must equal; at the end
     MENU held (a held key stays held) pauses it. The piezo is muted until the first key,
     then plays the firmware's tones: the covers' clicks among them."""
     from firmware import keyfilter, sound
@@ -295,13 +297,13 @@ def _match(page, keys):
     play(page, keys, first, [])
     page.at(1000)
     seed = page.seed()
-    script, checks, counts = chip.match_script(seed, covers=4, limit_ms=4500)
+    script, checks, counts = match_script(seed, covers=4, limit_ms=4500)
     assert script.startswith(first) and counts["covered"] >= 4, (script, counts)
     hold = checks[-1] + 100
     script += "%d MENU down\n%d MENU up\n" % (hold, hold + keyfilter._PAUSE_HOLD_MS + 300)
     checks += [hold + keyfilter._PAUSE_HOLD_MS + 600]
     got = play(page, keys, script[len(first):], checks)
-    want = chip.desktop_run(script, seed, checks)[0]
+    want = desktop_run(script, seed, checks)[0]
     for ms, g, w in zip(checks, got, want):
         assert g == w, "at %d ms after the first frame:\n%s" % (ms, frame_diff(g, w))
     assert len(set(got)) >= 5 and got[-1] != got[-2]  # the deal, covers, then the pause

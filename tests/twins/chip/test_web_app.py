@@ -12,7 +12,7 @@ import pytest
 
 from tests.twins.chip.test_web import (REASON, WAIT_MS, Keyboard, Page, browser,  # noqa: F401
                                        play, served)
-from twins.chip import chip, web
+from twins.chip import flash, web
 from twins.desktop.scenes import frame_diff, golden
 
 pytestmark = pytest.mark.skipif(REASON is not None, reason="the web page: %s" % REASON)
@@ -155,7 +155,7 @@ def test_left_open_the_page_sleeps_as_the_handheld_does_and_menu_wakes_it_as_it_
     off, ten more and the chip goes DORMANT (skipped to with window.chip.fastForward, the
     chip unpaced), the page saying so; MENU wakes it through the watchdog's reset to the
     menu as it was before, its saved settings (FLIP: upside down) kept."""
-    saved = chip.saved_settings(sleep=3, flip=1)  # SLEEP 1 MIN, the glass upside down
+    saved = flash.saved_settings(sleep=3, flip=1)  # SLEEP 1 MIN, the glass upside down
     keep = "n => localStorage.setItem('california-speed-nvm', n)"
     p = Page(browser, served[0])
     try:

@@ -12,8 +12,8 @@ from twins.desktop import virtual
 from hardware.keymap import KEY_COUNT
 from tools.keynames import key_named
 from twins.desktop.keypad import load_script
-from twins.chip import chip
-from twins.desktop.play import KEY_NAMES
+from twins.desktop.play import KEY_NAMES, MAX_MS
+from twins.desktop.scripted import match_script
 
 UP, DOWN, LEFT, RIGHT, MENU = (key_named(n) for n in ("A0", "A1", "A2", "A3", "MENU"))
 
@@ -73,10 +73,10 @@ def test_a_tour_of_every_screen_sends_and_keeps_the_same_bytes():
 
 
 def test_a_match_through_the_keys_sends_and_keeps_the_same_bytes():
-    script, checks = chip.match_script(3, covers=30)[:2]
+    script, checks = match_script(3, covers=30)[:2]
     hw = virtual.init(seed=3, bus_log=True)
     app = App(hw)
-    hw.buttons.schedule(load_script(script, KEY_NAMES, chip.MAX_MS, KEY_COUNT),
+    hw.buttons.schedule(load_script(script, KEY_NAMES, MAX_MS, KEY_COUNT),
                         offset_ms=hw.ms(0))
     while hw.elapsed < max(checks) + 5000:
         app.step()

@@ -1,6 +1,7 @@
 """make chipnvm: the handheld's memory on the chip twin, CircuitPython's own nvm path on its
 flash chip (twins/chip/js/flash.mjs): what a save and a compaction send to the flash, and
-what the next boot reads after a power cut at every step of them.
+what the next boot reads after a power cut at every step of them; and what they cost
+(costs(), for make bench).
 
 One run on the emulated Pico: the memory nearly full, LOCKOUT changed on the settings page
 and saved (a page program), then the settings page opened again, which compacts the log
@@ -27,12 +28,12 @@ import shutil
 import sys
 import tempfile
 
+from lab import nvmcheck
 from twins.chip import chip
+from twins.chip.flash import NVM_END, NVM_START, PAGE
 from tools.cli import Parser
 from tools.files import write_atomic
 
-NVM_START, NVM_END, PAGE = chip.NVM_START, chip.NVM_END, chip.PAGE
-nvm_commands, counted = chip.nvm_commands, chip.counted  # (chip.py's figures count them too)
 PRESET_LOCKOUT, SAVED_LOCKOUT = "200 MS", "800 MS"  # before and after the run's save
 DEFAULT_LOCKOUT = "400 MS"
 ERASE_AT = (0.0, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5, 1.0)  # of an erase
@@ -44,6 +45,32 @@ CHANGE = ("400 A1 tap\n700 A1 tap\n1000 A1 tap\n1300 A3 tap\n1600 A1 tap\n1900 A
 # After a boot: the settings page (read at 1600 ms), back, the statistics page (at 2600).
 READ = "400 A1 tap\n700 A1 tap\n1000 A1 tap\n1300 A3 tap\n1700 MENU tap\n2000 A1 tap\n" \
        "2300 A3 tap\n"
+
+
+def nvm_commands(run):
+    """The run's flash commands that touch the nvm sector (write enables: the one before
+    each of them), in order; a write status touches none."""
+    out, pending = [], None
+    for e in run.flash_log:
+        if e["cmd"] == "wren":
+            pending = e
+            continue
+        touches = "addr" in e and e["addr"] < NVM_END and e["addr"] + e.get("bytes", PAGE) > \
+            NVM_START
+        if touches:
+            if pending is not None:
+                out.append(pending)
+            out.append(e)
+        pending = None
+    return out
+
+
+def counted(commands):
+    """'N page programs, M erases' of a list of flash commands."""
+    programs = sum(e["cmd"] == "program" for e in commands)
+    erases = sum(e["cmd"] == "erase" for e in commands)
+    return "%d page program%s, %d erase%s" % (programs, "" if programs == 1 else "s", erases,
+                                           "" if erases == 1 else "s")
 
 
 def prepared_memory():
@@ -95,9 +122,8 @@ def _sector(image):
 def _reading(image):
     """What the app's own loading code (on the desktop) reads from the image's nvm sector,
     and what it says: where this changes, a record or a tally slot was programmed whole."""
-    from lab.nvmcheck import read_back
     said = []
-    return read_back(_sector(image), said), tuple(said)
+    return nvmcheck.read_back(_sector(image), said), tuple(said)
 
 
 def _candidates(start, log, e):
