@@ -4,9 +4,12 @@ The page (twins/chip/js/index.html and page.mjs, the chip in a Web Worker: worke
 bundled with rp2040js by esbuild) boots the one-file UF2 of the direct build (make uf2:
 CircuitPython's Pico image and the CIRCUITPY drive) on rp2040js in the browser, wired as
 the chip twin wires it (twins/chip/js/board.mjs): the glass on a canvas from the I2C bytes,
-keys from the keyboard (the README's layout) and touch buttons at each seat's end, saying
-what they do (the firmware's role table, hardware/keymap.py), the piezo through WebAudio,
-the nvm sector kept in the browser's storage. It installs as an app (manifest.webmanifest,
+keys from the keyboard (the README's layout; in the menus also the arrows, Enter and Esc)
+and touch buttons at each seat's end, saying what they do (the firmware's role table,
+hardware/keymap.py, at the pile count the glass shows), the piezo through WebAudio, the nvm
+sector kept in the browser's storage. B's buttons face B on a tablet lying between two
+players and stand upright on a desk (or as the visitor chooses); How to play (HOW TO PLAY's
+own pictures) greets a first visit. It installs as an app (manifest.webmanifest,
 its icons drawn from the glass's own glyphs) and its service worker (sw.js) keeps every
 file for use offline, a new build a new cache. Its "Put it on a Pico" panel offers the
 direct and the matrix build's UF2s as make uf2 writes them, and the build guide and the
@@ -56,7 +59,13 @@ ICONS = (192, 512)  # icon-N.png, N pixels square
 SW = "sw.js"
 DOCS = ("docs/BUILD.md", "docs/RULES.md")  # the build guide and the rules, served as HTML
 ROOT = os.path.dirname(os.path.dirname(HERE))
-NAV = ("UP", "DOWN", "LEFT", "RIGHT", "BACK")  # hardware/keymap.py's UP .. BACK, by value
+NAV = ("UP", "DOWN", "LEFT", "RIGHT / CHOOSE", "BACK")  # hardware/keymap.py's UP .. BACK
+MENU_KEYS = ("ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Escape")  # the same, typed
+HOWTO = {"howto-pair.png": 1, "howto-covered.png": 2}  # HOW TO PLAY's pictures the page shows
+SEEN = "california-speed-how-to-play"  # localStorage: the visitor has seen How to play
+VIEWS = {"phone": (390, 844, True), "tablet": (1024, 768, True),  # CSS px wide, high; touch
+         "desk": (1280, 800, False)}
+SEEN_SCRIPT = "localStorage.setItem(%s, '1')" % json.dumps(SEEN)  # (for a browser's init script)
 
 
 def folder_problem(out):
@@ -87,22 +96,112 @@ def board_json(uf2):
             "keys": {name: wires[k] for name, k in names.items()},
             "keyboard": {ch: name_of(k) for ch, k in KEYBOARD.items()},
             "scan_ms": values["CS_KEY_INTERVAL_MS"], "seen_scans": DEBOUNCE_SCANS + 1,
-            "labels": labels()}
+            "labels": labels(), "menu_keys": menu_keys(), "paused": paused_titles()}
 
 
 def labels():
     """What each key of the direct build does, from the firmware's role table
-    (hardware/keymap.py): in the menus (nav_of) and in play, the pile it covers (pile_of;
-    A1 is A's first pile from A's own left); MENU is MENU in play."""
-    from hardware.keymap import nav_of, pile_of
-    from hardware.seats import KEYS_A_ROW
-    keymap, n = chip.keymap_of("direct"), KEYS_A_ROW[0]
+    (hardware/keymap.py): in the menus (nav_of: RIGHT chooses, and says so) and in play,
+    for each pile count the build offers, the pile it presses (pile_of; A1 is A's first
+    pile from A's own left), "" for none; MENU is MENU in play."""
+    from hardware.keymap import ROLE_MENU, nav_of, pile_of
+    from hardware.seats import KEYS_A_ROW, PILE_CHOICES
+    keymap, keys = chip.keymap_of("direct"), KEYS_A_ROW[0]
     said = {}
     for name, k in chip.key_names("direct").items():
-        nav, pile = nav_of(keymap[k]), pile_of(keymap[k], n, n)
-        said[name] = {"menu": NAV[nav] if nav >= 0 else "",
-                      "play": "AB"[pile // n] + str(pile % n + 1) if pile >= 0 else name}
+        role, nav = keymap[k], nav_of(keymap[k])
+        play = {}
+        for n in PILE_CHOICES[0]:
+            pile = pile_of(role, n, keys)
+            play[n] = (name if role == ROLE_MENU else
+                       "AB"[pile // n] + str(pile % n + 1) if pile >= 0 else "")
+        said[name] = {"menu": NAV[nav] if nav >= 0 else "", "play": play}
     return said
+
+
+def menu_keys():
+    """The keyboard's keys for the near player (A) in the menus, by KeyboardEvent.key: the
+    arrows are A's UP, DOWN, LEFT and RIGHT (a row's first four: hardware/keymap.py
+    nav_of), Enter is RIGHT too (it chooses) and Esc is MENU (BACK)."""
+    from hardware.keymap import RIGHT, nav_of
+    keymap = chip.keymap_of("direct")
+    near = {nav_of(keymap[k]): name for name, k in chip.key_names("direct").items()
+            if re.fullmatch(r"A\d|MENU", name) and nav_of(keymap[k]) >= 0}
+    keys = {key: near[nav] for nav, key in enumerate(MENU_KEYS)}
+    keys["Enter"] = near[RIGHT]
+    return keys
+
+
+def page_title(text):
+    """The glass's top 8 rows with text centred on them, as firmware/menu.py Page draws a
+    page's title in the small font (firmware/ui.py TextLine.center at x 1): 128 * 8
+    characters, '1' lit, row by row."""
+    from firmware import glyphs
+    from firmware.ui import LINE_CHARS, codes
+    text = codes(text)
+    at = 1 + glyphs.FONT_W * max(0, (LINE_CHARS - len(text)) // 2)
+    rows = [["0"] * 128 for _ in range(glyphs.FONT_H)]
+    for i, code in enumerate(text):
+        tile = glyphs.font_tile(code)
+        for y in range(glyphs.FONT_H):
+            bits = glyphs.FONT_BITS[tile * glyphs.FONT_H + y]  # the leftmost pixel bit 7
+            for c in range(glyphs.FONT_W):
+                if bits >> (7 - c) & 1:
+                    rows[y][at + glyphs.FONT_W * i + c] = "1"
+    return "".join("".join(row) for row in rows)
+
+
+def paused_titles():
+    """The pause page's title (PAUSED) on the glass's top rows in each language
+    (page_title), for the page to say it is paused."""
+    import importlib
+    from firmware.lang import CODES
+    return [page_title(importlib.import_module("firmware.lang_" + code).PAUSED)
+            for code in CODES]
+
+
+def howto_picture(page):
+    """HOW TO PLAY's picture of a page (firmware/howto.py PICTURES: four cards, the ones a
+    hint marks underlined) as the glass draws it: a 128 x 24 image, lit as the page draws
+    the glass."""
+    from PIL import Image
+    from firmware import glyphs, glyphs_cards as cards, howto
+    from firmware.ui import CELL_H, W, outline, underline
+    lit = Bitmap(W, CELL_H)
+    piles, marks = howto.PICTURES[page]
+    for i, card in enumerate(piles):
+        x = i * howto._CELL_W
+        outline(lit, x + 1, 0, howto._CELL_W - 2, CELL_H)
+        underline(lit, x, CELL_H - 2, howto._CELL_W, (marks >> i) & 1)
+        if card < 0:
+            continue
+        left = x + (howto._CELL_W - glyphs.RANK_W - 1 - glyphs.SUIT_W) // 2
+        for bits, w, h, at in (
+                (cards.RANK_BITS[card % 13 * glyphs.RANK_H * 2:], glyphs.RANK_W, glyphs.RANK_H,
+                 left),
+                (cards.SUIT_BITS[card // 13 * cards.SUIT_STRIDE:], glyphs.SUIT_W, glyphs.SUIT_H,
+                 left + glyphs.RANK_W + 1)):
+            for r in range(h):  # 2 bytes a row, the leftmost pixel bit 15
+                row = bits[2 * r] << 8 | bits[2 * r + 1]
+                for c in range(w):
+                    if row >> (15 - c) & 1:
+                        lit[(howto._TOP + r) * W + at + c] = 1
+    img = Image.new("RGB", (W, CELL_H), (0, 0, 0))
+    img.putdata([(200, 230, 255) if p else (0, 0, 0) for p in lit.pixels])
+    return img
+
+
+class Bitmap:
+    """As much of a displayio.Bitmap as firmware/ui.py's outline and underline use."""
+
+    def __init__(self, width, height):
+        self.width, self.pixels = width, bytearray(width * height)
+
+    def __getitem__(self, i):
+        return self.pixels[i]
+
+    def __setitem__(self, i, value):
+        self.pixels[i] = value
 
 
 def build(out=DEFAULT_OUT, version=None, say=print):
@@ -193,6 +292,8 @@ def write_page(out, version, say):
     docs(out)
     for size in ICONS:
         icon(size).save(os.path.join(out, "icon-%d.png" % size))
+    for name, page in HOWTO.items():
+        howto_picture(page).save(os.path.join(out, name))
     with open(os.path.join(out, "manifest.webmanifest"), "w") as f:
         json.dump(manifest(), f, indent=1)
     service_worker(out, version)
@@ -390,19 +491,75 @@ def browser_missing():
 
 
 def shot(png, folder, scale=2):
-    """A picture of the page at the main menu (headless Chromium) into png, written whole
-    or not at all (OSError)."""
+    """A picture of the page at the main menu (headless Chromium, as a tablet: touch, the
+    seats face to face; How to play seen) into png, written whole or not at all (OSError)."""
     from playwright.sync_api import sync_playwright
     httpd = server(folder)
     try:
         with sync_playwright() as p, files.replacing(png) as temp:
             browser = p.chromium.launch(executable_path=CHROMIUM)
             page = browser.new_page(viewport={"width": 600, "height": 760},
-                                    device_scale_factor=scale)
+                                    device_scale_factor=scale, has_touch=True)
+            page.add_init_script(SEEN_SCRIPT)
             page.goto(httpd.url)
             page.wait_for_function("window.chip && window.chip.ms() !== null && "
                                    "window.chip.ms() > 500", timeout=120000)
             page.screenshot(path=temp)
+            browser.close()
+    finally:
+        httpd.shutdown()
+
+
+BOXES = """() => {  // the buttons, the seats' names and the glass (its pixels' box): [x, y, w, h]
+  const out = {}, box = (r) => [r.x + scrollX, r.y + scrollY, r.width, r.height];
+  for (const seat of ['A', 'B']) {
+    for (const el of document.querySelectorAll('#seat' + seat + ' .pad button')) {
+      out[seat + ':' + el.dataset.key] = box(el.getBoundingClientRect());
+    }
+    out[seat + ':who'] = box(document.querySelector('#seat' + seat + ' .who').getBoundingClientRect());
+  }
+  const glass = document.getElementById('glass'), r = glass.getBoundingClientRect();
+  out.glass = box(new DOMRect(r.x + glass.clientLeft, r.y + glass.clientTop, glass.clientWidth,
+                              glass.clientHeight));
+  return out;
+}"""
+
+
+def open_view(browser, url, width, height, touch):
+    """The page at url as a device of that size opens it (touch: a finger, and below 600
+    px wide a phone's viewport), How to play seen, the chip held at the main menu (300 ms
+    after its first frame): (its browser context, its page)."""
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  has_touch=touch, is_mobile=touch and width < 600)
+    context.add_init_script(SEEN_SCRIPT)
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function("window.chip !== undefined", timeout=240000)
+    page.evaluate("window.chip.stopAt(300)")
+    page.wait_for_function("window.chip.ms() !== null && window.chip.ms() >= 300",
+                           timeout=240000, polling=50)
+    return context, page
+
+
+def views(folder, out):
+    """Pictures of the page at the main menu as each of VIEWS sees it: web-NAME.png in the
+    folder out, each carrying its layout (BOXES, as JSON in the PNG's text chunk 'boxes');
+    each written whole or not at all (OSError)."""
+    import io
+    from PIL import Image, PngImagePlugin
+    from playwright.sync_api import sync_playwright
+    httpd = server(folder)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM)
+            for name, (width, height, touch) in VIEWS.items():
+                context, page = open_view(browser, httpd.url, width, height, touch)
+                picture, boxes = page.screenshot(), page.evaluate(BOXES)
+                context.close()
+                info = PngImagePlugin.PngInfo()
+                info.add_text("boxes", json.dumps(boxes, sort_keys=True))
+                with files.replacing(os.path.join(out, "web-%s.png" % name)) as temp:
+                    Image.open(io.BytesIO(picture)).save(temp, pnginfo=info)
             browser.close()
     finally:
         httpd.shutdown()
@@ -428,6 +585,7 @@ def figures(folder, seconds=15, say=print):
         with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
             context = p.chromium.launch_persistent_context(  # (a service worker needs one)
                 profile, executable_path=CHROMIUM, viewport={"width": 600, "height": 760})
+            context.add_init_script(SEEN_SCRIPT)  # (How to play would take the key)
             page = context.new_page()
             for load in ("cold", "cached"):
                 start = time.monotonic()
@@ -462,8 +620,14 @@ def main(argv=None):
                     help="with --serve: the port (default: a free one)")
     ap.add_argument("--shot", metavar="PNG", type=output_file,
                     help="then a picture of the page at the main menu (make web-shot)")
+    ap.add_argument("--views", metavar="FOLDER", help="then pictures of it as a phone, a "
+                    "tablet and a desk see it: web-phone.png, web-tablet.png, web-desk.png")
     args = ap.parse_args(argv)
-    if args.shot:
+    if args.views is not None:
+        problem = files.folder_problem(args.views)
+        if problem:
+            fail("make web", problem)
+    if args.shot or args.views is not None:
         problem = browser_missing()
         if problem:
             fail("make web", problem)
@@ -485,6 +649,16 @@ def main(argv=None):
         except OSError as e:
             fail("make web", files.cannot_write(args.shot, e) + " (it is as it was)")
         print("picture                       %s" % args.shot)
+    if args.views is not None:
+        from playwright.sync_api import Error as BrowserError
+        try:
+            with ctrl_c("make web", "the pictures in %s are as they were" % args.views):
+                views(args.out, args.views)
+        except BrowserError as e:
+            fail("make web", "the page in Chromium: %s" % str(e).splitlines()[0])
+        except OSError as e:
+            fail("make web", files.cannot_write(args.views, e))
+        print("pictures                      %s/web-{%s}.png" % (args.views, ",".join(VIEWS)))
     if args.serve:
         try:
             httpd = server(args.out, args.port)

@@ -67,14 +67,18 @@ def browser():
 
 
 class Page:
-    """The page in a fresh browser context (its own storage), or in a tab of context (its
-    storage shared with the context's other tabs), its console kept."""
+    """The page in a fresh browser context (its own storage; a tablet's touch, so the seats
+    face each other), or in a tab of context (its storage shared with the context's other
+    tabs), its console kept; How to play seen (its dialog would take the keys) unless
+    taught is False."""
 
-    def __init__(self, browser, url, context=None):
+    def __init__(self, browser, url, context=None, taught=True):
         self.url, self.shared = url, context is not None
         self.context = context or browser.new_context(has_touch=True,
                                                       viewport={"width": 600, "height": 760})
         self.page = self.context.new_page()
+        if taught:
+            self.page.add_init_script(web.SEEN_SCRIPT)
         self.said, self.errors, self.requests = [], [], []
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda e: self.errors.append("uncaught: %s" % e))
@@ -348,19 +352,19 @@ def test_a_setting_changed_in_the_menu_is_kept_across_a_reload(page):
 LABELS = """() => Object.fromEntries(['A', 'B'].map(seat => [seat,
   [...document.querySelectorAll('#seat' + seat + ' .row')].map(row =>
     [...row.querySelectorAll('button')].map(b => b.querySelector('.what').textContent))]))"""
-MENU_ROWS = [["UP", "DOWN", "LEFT", "RIGHT"]] * 2 + [["BACK"]]
+MENU_ROWS = [["UP", "DOWN", "LEFT", "RIGHT / CHOOSE"]] * 2 + [["BACK"]]
 
 
 def test_the_buttons_say_what_they_do_in_the_menus_and_in_play_for_each_seat(page):
     """In the menus a row's buttons are UP, DOWN, LEFT, RIGHT from the player's own left
-    and MENU is BACK; in play each covers a pile (A1: A's first from A's left), the far
-    row the opponent's; the pause is a menu again. B's buttons, status and help face B;
-    each button's keyboard key stays as a small hint."""
+    and MENU is BACK, RIGHT saying it chooses; in play each covers a pile (A1: A's first
+    from A's left), the far row the opponent's; the pause is a menu again. On a tablet B's
+    buttons, status and help face B; each button's keyboard key stays as a small hint."""
     from firmware import keyfilter
     page.at(300)
     assert page.page.evaluate(LABELS) == {"A": MENU_ROWS, "B": MENU_ROWS}
     hints = page.page.evaluate("[...document.querySelectorAll('#seatA .row')][1].innerText")
-    assert hints.split() == "UP z DOWN x LEFT c RIGHT v".split(), hints
+    assert hints.split() == "UP z DOWN x LEFT c RIGHT / CHOOSE v".split(), hints
     assert page.page.evaluate("getComputedStyle(document.getElementById('seatB')).transform") \
         == "matrix(-1, 0, 0, -1, 0, 0)"
     for what in (".status", ".help"):

@@ -3,12 +3,62 @@
 // twin wires it: board.mjs). Here, on the page's own thread: the glass on a canvas, keys
 // from the keyboard and from touch, the piezo through WebAudio, the nvm sector kept in
 // the browser's storage (memory.mjs: one memory for every tab), the buttons' labels.
+// The layout: face to face on a tablet lying between two players, upright on a desk (or
+// as the visitor chooses), and How to play before the first match.
 // Bundled by esbuild into chip.js; board.json (twins/chip/web.py) says the pins, the keys'
-// names, their labels and the keyboard.
+// names, their labels, the keyboard and the pause page's title.
 import { Memory } from './memory.mjs';
 
 const $ = (id) => document.getElementById(id);
 const ASLEEP = { dormant: 'asleep: press a key', waking: 'waking up\u2026' };  // the deep sleep
+const LAYOUT = 'california-speed-layout';  // localStorage: the visitor's choice, 'desk' or 'table'
+const SEEN = 'california-speed-how-to-play';  // localStorage: How to play was seen (web.py SEEN)
+// a shared touch screen: a finger is the pointer and the window is a tablet's, not a phone's
+const TABLET = matchMedia('(pointer: coarse) and (min-width: 600px) and (min-height: 600px)');
+
+function stored(key) {
+  try { return localStorage.getItem(key); } catch (e) { return null; }  // storage off
+}
+
+function store(key, value) {
+  try { localStorage.setItem(key, value); } catch (e) { /* storage off: not kept */ }
+}
+
+// ---- the layout: 'table' turns B's side to face B, 'desk' stands it upright
+function showLayout() {
+  const chosen = stored(LAYOUT);
+  const layout = chosen === 'desk' || chosen === 'table' ? chosen : TABLET.matches ? 'table' : 'desk';
+  document.body.dataset.layout = layout;
+  for (const el of document.querySelectorAll('.layout button')) {
+    el.setAttribute('aria-pressed', String(el.dataset.layout === layout));
+  }
+}
+
+function offerLayouts() {
+  showLayout();
+  TABLET.addEventListener('change', showLayout);
+  for (const el of document.querySelectorAll('.layout button')) {
+    el.addEventListener('click', () => { store(LAYOUT, el.dataset.layout); showLayout(); });
+  }
+}
+
+// ---- How to play: shown until the visitor has seen it once, and from its button
+function teach() {
+  const learn = $('learn');
+  learn.addEventListener('close', () => store(SEEN, '1'));
+  $('teach').addEventListener('click', () => learn.showModal());
+  if (!stored(SEEN)) learn.showModal();
+}
+
+// The keyboard's keys in words, for How to play: each seat's rows as the keyboard has them
+function keysInWords(board) {
+  const keys = (re) => Object.keys(board.keyboard).filter((ch) => re.test(board.keyboard[ch]))
+    .map((ch) => '<kbd>' + (ch === ' ' ? 'space' : ch) + '</kbd>').join(' ');
+  $('learn-keys').innerHTML = 'On a keyboard, A plays ' + keys(/^A\d$/) + ' (A\u2019s piles) and '
+    + keys(/^Af\d$/) + ' (B\u2019s, as A sees them); B plays ' + keys(/^B\d$/) + ' and '
+    + keys(/^Bf\d$/) + '; ' + keys(/^MENU$/) + ' is MENU. In the menus the arrows move, '
+    + '<kbd>Enter</kbd> chooses and <kbd>Esc</kbd> goes back.';
+}
 
 async function bytesOf(name, progress = () => {}) {  // progress(share of the bytes come)
   const r = await fetch(name);
@@ -29,8 +79,11 @@ async function bytesOf(name, progress = () => {}) {  // progress(share of the by
   return bytes;
 }
 
-const status = { speed: '', sound: 'muted: press a key or touch a button for sound', storage: '' };
-function showStatus(text = [status.speed, status.sound, status.storage].filter(Boolean).join(' · ')) {
+// the status line: the chip's (stopped, asleep), else paused or its speed; the sound's; the storage's
+const status = { chip: '', paused: false, speed: '',
+                 sound: 'muted: press a key or touch a button for sound', storage: '' };
+function showStatus(text = [status.chip || (status.paused ? 'paused' : status.speed), status.sound,
+                            status.storage].filter(Boolean).join(' · ')) {
   for (const el of document.querySelectorAll('.status')) el.textContent = text;  // A's and B's
 }
 
@@ -135,12 +188,49 @@ function screenOf(frame, width) {
   return across >= width - 8 ? 'result' : across >= width * 3 / 4 ? 'play' : 'menu';
 }
 
-function relabel(board, screen) {
-  for (const el of document.querySelectorAll('.seat button')) {
+// How many piles a row the table on the glass shows, from the card outlines along the row
+// under its middle (twins/desktop/glass.py piles_per_row: A's row, or B's when the glass
+// is turned); 0 when it shows none
+function pilesOf(frame, width, height) {
+  const at = (height / 2) * width;
+  const outlined = (x, w) => {  // a card's top edge, its corners cut
+    if (frame[at + x]) return false;
+    for (let i = x + 2; i < x + w - 2; i++) if (!frame[at + i]) return false;
+    return true;
+  };
+  for (const n of [4, 3, 5, 6]) {
+    const w = Math.floor(width / n), left = Math.floor((width - w * n) / 2);
+    let all = true;
+    for (let i = 0; i < n && all; i++) all = outlined(left + i * w, w);
+    if (all) return n;
+  }
+  return 0;
+}
+
+// The pause page: its title (board.paused, in each language) along the glass's top, or
+// along its bottom turned (the page faces whoever paused)
+function pausedOn(frame, board) {
+  const rows = board.width * 8, end = frame.length - 1;
+  return board.paused.some((title) => {
+    let up = true, down = true;
+    for (let i = 0; i < rows && (up || down); i++) {
+      const lit = title.charCodeAt(i) === 49;  // '1'
+      up = up && !!frame[i] === lit;
+      down = down && !!frame[end - i] === lit;
+    }
+    return up || down;
+  });
+}
+
+// board.labels: what each button does in the menus, and in play by the piles a row
+function relabel(board, screen, piles) {
+  for (const el of document.querySelectorAll('.pad button')) {
     const said = board.labels[el.dataset.key];
-    el.querySelector('.what').textContent = screen === 'result' ? 'NEXT' : said[screen];
+    el.querySelector('.what').textContent = screen === 'result' ? 'NEXT' : screen === 'menu'
+      ? said.menu : said.play[piles] ?? said.play[board.piles];
   }
   document.body.dataset.screen = screen;
+  document.body.dataset.piles = piles;
 }
 
 function button(name, hint, buttons) {
@@ -170,19 +260,26 @@ function button(name, hint, buttons) {
   return el;
 }
 
+// The keyboard: each button's key (board.keyboard), and for A in the menus the arrows,
+// Enter (RIGHT: it chooses) and Esc (MENU: back) (board.menu_keys; in play the arrows and
+// Enter press no pile). Nothing reaches the chip while How to play is open.
 function listenToKeyboard(board, buttons) {
-  const name = (e) => board.keyboard[e.key === ' ' ? ' ' : e.key.toLowerCase()];
+  const held = new Map();  // e.code: the button its keydown holds
+  const name = (e) => board.keyboard[e.key === ' ' ? ' ' : e.key.toLowerCase()]
+    ?? (e.key === 'Escape' || document.body.dataset.screen !== 'play' ? board.menu_keys[e.key] : undefined);
   window.addEventListener('keydown', (e) => {
-    const n = name(e);
-    if (!n || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || $('learn').open) return;
+    const n = held.get(e.code) ?? name(e);
+    if (!n) return;
     e.preventDefault();
-    if (!e.repeat) buttons.hold(n, 'key' + e.code, true);
+    if (!e.repeat) { held.set(e.code, n); buttons.hold(n, 'key' + e.code, true); }
   });
   window.addEventListener('keyup', (e) => {
-    const n = name(e);
+    const n = held.get(e.code);
+    held.delete(e.code);
     if (n) buttons.hold(n, 'key' + e.code, false);
   });
-  window.addEventListener('blur', () => buttons.releaseAll('key'));
+  window.addEventListener('blur', () => { held.clear(); buttons.releaseAll('key'); });
 }
 
 // ---- the glass
@@ -215,7 +312,8 @@ async function start() {
   const sound = new Sound();
   const buttons = new Buttons(worker, board, () => sound.unlock());
   drawPanels(board, buttons);
-  relabel(board, 'menu');
+  relabel(board, 'menu', board.piles);
+  keysInWords(board);
   listenToKeyboard(board, buttons);
   const draw = painter($('glass'), board);
 
@@ -239,7 +337,13 @@ async function start() {
     if (data.frame) {  // drawn before its time is told, so a test at that time sees it
       draw(data.frame, data.contrast);
       const screen = screenOf(data.frame, board.width);
-      if (screen !== document.body.dataset.screen) relabel(board, screen);
+      const piles = screen === 'play' && pilesOf(data.frame, board.width, board.height)
+        || Number(document.body.dataset.piles);  // (a banner over the row: as it was)
+      if (screen !== document.body.dataset.screen || piles !== Number(document.body.dataset.piles)) {
+        relabel(board, screen, piles);
+      }
+      const paused = screen === 'menu' && pausedOn(data.frame, board);
+      if (paused !== status.paused) { status.paused = paused; showStatus(); }
     }
     for (const tone of data.tones) sound.play(tone);
     if (data.nvm) memory.save(data.nvm);  // the firmware wrote its nvm sector
@@ -250,8 +354,9 @@ async function start() {
       if (data.speed !== null) window.chip.speed = data.speed;
       window.chip.state = data.state;
       const speed = window.chip.speed;
-      status.speed = data.stopped || ASLEEP[data.state] || (!speed ? '' : speed >= 0.95
-        ? 'real time' : speed.toFixed(speed < 0.1 ? 2 : 1) + 'x real time');
+      status.chip = data.stopped || ASLEEP[data.state] || '';
+      status.speed = !speed ? '' : speed >= 0.95 ? 'real time'
+        : speed.toFixed(speed < 0.1 ? 2 : 1) + 'x real time';
       showStatus();
     }
   };
@@ -262,6 +367,8 @@ async function start() {
 }
 
 document.querySelector('#seatB .help').innerHTML = document.querySelector('#seatA .help').innerHTML;
+offerLayouts();
+teach();
 
 // installed or offline, the page's files come from its service worker's cache (sw.js)
 if ('serviceWorker' in navigator && location.protocol !== 'file:') {
