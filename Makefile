@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.requirements-installed
 
-.PHONY: test bench clean
+.PHONY: test lint bench clean
 
 $(STAMP): requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -14,6 +14,11 @@ $(STAMP): requirements.txt
 
 test: $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider
+
+# Style: ruff (pinned in requirements.txt) with ruff.toml's short rule set; .ci/run runs it
+# before make test.
+lint: $(STAMP)
+	$(PY) -m ruff check --no-cache .
 
 bench: $(STAMP)
 	$(PY) -m lab.bench $(ARGS)

@@ -13,7 +13,7 @@ import sys
 import firmware
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
-    import types
+    import types  # noqa: F401
 
 CODES = ("en", "fr", "pt")  # the LANGUAGE setting's choices, in its order
 

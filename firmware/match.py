@@ -23,7 +23,7 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from collections.abc import Callable
 
     from engine import Rules
-    from engine.bot import Bot
+    from engine.bot import Bot  # noqa: F401
     from hardware.contract import Shell
     from firmware.store import Saves
     from firmware.settings import Settings

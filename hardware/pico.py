@@ -28,10 +28,10 @@ from keypad import Event  # noqa: F401  (part of the hardware contract)
 from hardware.keymap import KEYMAP, MATRIX_KEYMAP, DEBOUNCE_SCANS
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
-    import alarm
+    import alarm  # noqa: F401
     import watchdog
-    from hardware.contract import Display, Target
-    from nvm import ByteArray
+    from hardware.contract import Display, Target  # noqa: F401
+    from nvm import ByteArray  # noqa: F401
 
 # The hardware objects: None until init() makes them (the contract types them as made).
 display = None  # type: Display  # type: ignore[assignment]

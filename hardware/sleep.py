@@ -6,7 +6,6 @@ if False:  # names for type annotations: mypy reads them, the compiler drops the
     from collections.abc import Callable
 
     import keypad
-    import microcontroller
     import watchdog
 
 

@@ -1,7 +1,6 @@
 """firmware/glyphs.py: generated from tools/glyph_art.py, well-formed, and fit for the board."""
 import ast
 import importlib.util
-import os
 import string
 import types
 

@@ -1,6 +1,6 @@
 """Bad input: INVALID from press/tick, ValueError naming the field from constructors."""
 from engine import Game, Rules, A, B, INVALID, TICKS_PERIOD
-from tools.record import replay, parse
+from tools.record import replay
 from enginetest import stacked, state, raises, cards
 
 T = 1000

@@ -1,5 +1,5 @@
 """The computer player: legal calls only, reproducible, stronger levels win, sensible plays."""
-from engine import Game, Rules, A, B, DRAW, COVERED, FOUL, PLAY, GAME_OVER
+from engine import Game, Rules, A, B, DRAW, COVERED, FOUL, GAME_OVER
 from engine.bot import Bot, LEVELS, play_out
 from enginetest import stacked, state, raises
 

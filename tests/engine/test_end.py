@@ -1,7 +1,7 @@
 """docs/RULES.md section 7: winning, simultaneous finish, deadlock and the match."""
 from engine import (Game, Rules, A, B, DRAW, PLAY, FINISH, GAME_OVER, MATCH_OVER, COVERED,
                     FOUL, IGNORED, ENDED, DEALT, DEADLOCK_FEWER, STALL)
-from enginetest import stacked, deck, all_cards, state
+from enginetest import stacked, all_cards, state
 
 T = 1000
 ONE_LEFT_A = "5c 9d Jh 2s 7c"

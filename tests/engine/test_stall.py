@@ -1,5 +1,5 @@
 """docs/RULES.md section 5: no match, collect, redeal, dead deals."""
-from engine import A, B, STALL, PLAY, GAME_OVER, DRAW, COLLISION, DEALT, IGNORED
+from engine import A, B, STALL, PLAY, COLLISION, DEALT, IGNORED
 from enginetest import stacked, tops, deck
 
 T = 1000

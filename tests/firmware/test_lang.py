@@ -9,7 +9,6 @@ import pytest
 
 from tools.boardcode import ROOT
 
-from tools.boardcode import ROOT
 
 from firmware import crash, glyphs, lang, lang_en, selftest, settings as settings_mod
 from firmware.menu import ROWS, hint

@@ -11,7 +11,6 @@ import sys
 
 from engine import Rules
 from tools import boardcode
-from tools import boardcode
 from twins.desktop.play import run_script, parse_decks
 
 DECKS = "5c 9d Jh 2s 7c 8c / 5d Kc 3h 8s 4c 6c"  # piles 0 (5c) and 4 (5d) match

@@ -7,7 +7,7 @@ import pytest
 
 from engine import Rules
 from engine.ticks import ticks_add
-from firmware import fields_en, lang, lang_en, settings as settings_mod
+from firmware import fields_en, lang, settings as settings_mod
 from firmware.runner import run
 from handheld import A, B, BOOTED, PAUSE_HOLD, RESULT_GUARD, SEEN, Hand
 from twins.desktop import virtual

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from engine.ticks import TICKS_PERIOD, ticks_add, ticks_diff
-from twins.desktop.keypad import (Buttons, Event, EventQueue, SimClock, VirtualKeyMatrix,
+from twins.desktop.keypad import (Buttons, Event, SimClock, VirtualKeyMatrix,
                                      VirtualKeys, load_script)
 
 
