@@ -14,6 +14,7 @@ import bisect
 import os
 import sys
 
+from hardware import pinmap
 from lab import battery
 from lab.chipnvm import counted, nvm_commands
 from twins.chip import chip
@@ -203,7 +204,8 @@ def figures(covers=50, frequencies=(400000, 1000000), progress=print, keys="dire
 
 
 POWER_MENU_MS, POWER_OFF_AFTER_MS = 10000, 60000  # the menu left alone; SLEEP at 1 minute
-CLOCKS_MHZ = (125, 96, 64, 48)  # settings.toml's CS_CPU_MHZ choices, fastest first
+CLOCKS_MHZ = tuple(sorted(next(s[4] for s in pinmap.SETTINGS if s[0] == "CS_CPU_MHZ"),
+                          reverse=True))  # settings.toml's CS_CPU_MHZ choices, fastest first
 
 
 def clocks(mhz=CLOCKS_MHZ, covers=50, hz=400000, progress=print):

@@ -21,6 +21,10 @@ def desktop(seed, keys="direct", nvm=None, hz=None):
 
 
 TOGETHER = ("column", "apart", "corners")  # keys pressed at one instant (match_script)
+# A deal's checkpoint: once the deal is on the glass at the slowest clock (290 ms at 48 MHz),
+# before a stall's redeal (stall_ms, 1000 ms after the deal), which the board draws a pile a
+# pass, for longer as the clock falls (80 ms at 125 MHz, 170 at 48).
+DEAL_SETTLE_MS = 800
 
 
 def _together(kind, piles, key, name):
@@ -121,7 +125,7 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000, keys="direct", nvm=No
     game_mod.Game.press = counted
     try:
         t = 400
-        tap(t, start, settle=1100)  # the deal takes a while
+        tap(t, start, settle=DEAL_SETTLE_MS)
         run_to(t + 1200)
         t += 1200
         counts["piles"] = app.match.game.rules.piles_per_row
@@ -137,7 +141,7 @@ def match_script(seed, covers=20, gap=450, limit_ms=90000, keys="direct", nvm=No
                 counts["games"] += 1
                 t += 1500
                 run_to(t)
-                tap(t, start, settle=1100)
+                tap(t, start, settle=DEAL_SETTLE_MS)
                 run_to(t + 1200)
                 t += 1200
                 continue
