@@ -24,6 +24,7 @@ JOINED = "B JOINS IN"  # someone took the computer's seat
 KEYS_LOST = "KEYS LOST"  # the key queue overflowed
 KEY_UNKNOWN = "KEY ?"  # a key the key map does not know
 KEY_HELD = "KEY HELD"  # a key down for seconds: ignored until released
+LOW_CELLS = "LOW BATTERY"  # a match starts on cells nearly spent (15 % left)
 
 # At the end of a game, across each player's row (10 characters).
 YOU_WIN = "YOU WIN!"
@@ -57,6 +58,7 @@ FAR = "FAR"
 KEY = "KEY %d"  # a key the key map does not know
 DOWN = "DOWN"  # pressed
 UP = "UP"  # released
+CELLS = "CELLS"  # on batteries: before the charge left, in %
 GHOST = "GHOST KEY: SEE SERIAL"  # a key a diode should have stopped: the line below
 # names the two it may be, the serial console where their diodes are
 

@@ -16,6 +16,7 @@ JOINED = "B ARRIVE"
 KEYS_LOST = "APPUIS RATÉS"
 KEY_UNKNOWN = "TOUCHE ?"
 KEY_HELD = "TOUCHE TENUE"
+LOW_CELLS = "PILES USÉES"
 
 # En fin de partie, sur la rangée de chaque joueur (10 caractères).
 YOU_WIN = "GAGNÉ !"
@@ -48,6 +49,7 @@ FAR = "LOIN"
 KEY = "TOUCHE %d"
 DOWN = "APPUYÉE"  # une touche
 UP = "LÂCHÉE"
+CELLS = "PILES"
 GHOST = "FANTÔME : VOIR SÉRIE"
 
 # L'écran d'erreur.

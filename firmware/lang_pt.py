@@ -16,6 +16,7 @@ JOINED = "B ENTROU"
 KEYS_LOST = "TECLAS: ERRO"
 KEY_UNKNOWN = "TECLA?"
 KEY_HELD = "TECLA PRESA"
+LOW_CELLS = "PILHA FRACA"
 
 # No fim de um jogo, sobre a fileira de cada jogador (10 caracteres).
 YOU_WIN = "VENCEU!"
@@ -48,6 +49,7 @@ FAR = "LONGE"
 KEY = "TECLA %d"
 DOWN = "APERTADA"  # uma tecla
 UP = "SOLTA"
+CELLS = "PILHAS"
 GHOST = "FANTASMA: VER SERIAL"
 
 # A tela de erro.

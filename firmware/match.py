@@ -45,6 +45,7 @@ _DOUBLE_MS = const(500)  # a second MENU this soon after the first pauses
 _RESULT_GUARD_MS = const(1000)  # presses right after a game ends do not deal the next
 _SETTLED = const(2)  # the steps of a result's quiet work: save, then collect and tidy
 _SAY_MS = const(1000)  # a refused press is said on its seat's line this long at least
+_LOW = const(15)  # % left in the cells: a match starts with a warning (lab/battery.py)
 
 
 class Match:
@@ -70,11 +71,17 @@ class Match:
         self.meaning.player = 1
         self.result = -1  # the last press's result (the computer player reads its own)
         self.covered_at = 0  # when a press last covered a pile
+        self.fresh = False  # a match was dealt and is not on the glass yet
 
     def enter(self, app: "Shell") -> None:
         """On the glass (from the menus; the next game is on it already)."""
         if app.display.root_group is not self.group:
             app.show(self, 0)
+        if self.fresh:  # a new match: said once if the cells are low (none on USB power)
+            self.fresh = False
+            left = app.hw.cells()
+            if 0 <= left <= _LOW:
+                self.notice(lang.words.LOW_CELLS, app.hw.ticks_ms())
 
     def leave(self, app: "Shell") -> None:
         """(Left for the pause page, or for its result: the match goes on.)"""
@@ -97,6 +104,7 @@ class Match:
             t.lines[p].fill(3, 4, glyphs.ICON_SLOW if h > 0 or c > 0 else 32)
         g.start(now)
         self._dealt(now, True)  # a whole new screen: every pile in its one full frame
+        self.fresh = True
 
     def pause(self) -> None:
         """Play stops for a menu page: the computer player and its code leave the heap,
@@ -252,7 +260,7 @@ class Match:
         return True
 
     def notice(self, text: str, now: int) -> None:
-        """A short note for both players, about the keys themselves."""
+        """A short note for both players, about the keys themselves or the cells."""
         self.table.say_both(text, now, 1500)
 
     def declare_draw(self, now: int) -> None:

@@ -11,6 +11,7 @@ which the app carries out.
 """
 from firmware import lang
 from firmware.menu import ROWS, Page, hint
+from firmware.ui import LINE_CHARS
 from hardware.keymap import UP, DOWN, RIGHT, BACK
 
 try:
@@ -19,7 +20,7 @@ except ImportError:
     const = lambda expr: expr  # noqa: E731  (desktop fallback)
 
 if False:  # names for type annotations: mypy reads them, the compiler drops them
-    from hardware.contract import Shell
+    from hardware.contract import Shell, Target  # noqa: F401
     from firmware.keyfilter import Meaning
     from firmware.settings import Settings
     from firmware.stats import Stats
@@ -71,11 +72,13 @@ class Menus:
         self.chosen = 0
         self.main_item = 0  # the main menu's item chosen when it was left
         self.dirty_settings = False
+        self.hw = None  # type: Target | None  # (enter() gives it: the title reads its cells)
 
     def enter(self, app: "Shell") -> None:
         """On the glass, facing as it was (the app turns it where it should): the play
         screen's cells come back if a screen borrowed their room (table.face(-1) makes
         them after a collection, once that screen's objects are gone)."""
+        self.hw = app.hw
         app.show(self, -1)
         app.table.face(-1)
 
@@ -99,6 +102,12 @@ class Menus:
         if self.which == MAIN:
             values = ["", "", s.text(_LEVEL), "", "", "", ""]
             self.page.draw(w.TITLE, w.MAIN, values, self.chosen, hint(w.BACK))
+            left = self.hw.cells() if self.hw else -1
+            if left >= 0:  # on batteries: the charge left at the title's end (not on USB)
+                title = self.page.lines[0]
+                title.center(w.TITLE, 0, LINE_CHARS - 4)
+                title.number(LINE_CHARS - 4, left, 3)  # (no format string: one name less)
+                title.put(LINE_CHARS - 1, b"%")
         elif self.which == SETTINGS:
             n = len(lang.fields())  # (a line each; handicap_ms is on HANDICAP's)
             self.page.draw(w.MAIN[_SETTINGS_ITEM], [s.label(i) for i in range(n)],

@@ -54,6 +54,7 @@ _PATTERN_MS = const(1200)
 _ROWS = const(4)  # the matrix build's: key number = row x _COLUMNS + column
 _COLUMNS = const(6)
 _SLASH = const(10)  # the key line's column between a ghost's two keys
+_CELLS_CHARS = const(18)  # the cells' line: from the left edge to MENU's box
 
 
 def key_box(key: int, keymap: bytes = KEYMAP, n: int = KEYS_A_ROW[0]) -> tuple[int, int]:
@@ -109,7 +110,7 @@ class SelfTest:
         self.picture = picture  # the test pattern first, then the keys
         self.group.append(kit.grid(self.picture, W, H))
         self.lines = (TextLine(kit, LINE_CHARS, 1, 0), TextLine(kit, LINE_CHARS, 1, 8),
-                      TextLine(kit, LINE_CHARS, 1, 56))
+                      TextLine(kit, LINE_CHARS, 1, 56))  # type: tuple[TextLine, ...]
         for line in self.lines:
             self.group.append(line.grid)
         self.pattern = False  # the test pattern is showing
@@ -148,6 +149,13 @@ class SelfTest:
         from firmware.version import VERSION  # (the drive's: the build's tag or commit)
         self.lines[2].center("%s  %s %s" % (VERSION, "CP" if impl.name == "circuitpython"
                                             else impl.name.upper(), version))
+        left = self.hw.cells()
+        if left >= 0:  # on batteries: the charge left, between the rows of keys
+            cells = TextLine(self.kit, _CELLS_CHARS, 1, 31)
+            cells.put(cells.put(1, w.CELLS) + 1, b"   %")
+            cells.number(len(w.CELLS) + 2, left, 3)
+            self.group.append(cells.grid)
+            self.lines += (cells,)
         self._name_stuck()
         self._show_lines(False)
         self.pattern = True

@@ -68,6 +68,7 @@ _SLOT = const(3)  # 2 entry bytes and the low byte of their CRC
 _SLOTS = const(32)  # slots in a new block
 _MAX_PAYLOAD = const(200)
 _ERASED = b"\xff"
+_FLAT = const(5)  # % left in the cells: no compaction (lab/battery.py, docs/NVM.md)
 
 
 def _record(kind: int, payload: bytes) -> bytearray:
@@ -98,7 +99,8 @@ class Log:
 
     def __init__(self, nvm: "ByteArray | bytearray",
                  feed: "Callable[[], None] | None" = None,
-                 fold: "Callable[[int], bytes] | None" = None) -> None:
+                 fold: "Callable[[int], bytes] | None" = None,
+                 cells: "Callable[[], int] | None" = None) -> None:
         self._nvm = nvm
         self._feed = feed  # called while loading (the watchdog)
         self._fold = fold
@@ -109,6 +111,7 @@ class Log:
         self.steps = 0  # bytes the last load checked the CRC of, plus windows read
         self.lost = 0  # slots entries() could not read
         self.damaged = False  # the last load gave up on garbage (see load)
+        self._cells = cells  # the charge left in the cells, % (-1 on USB power)
         self._payloads = {}  # type: dict[int, bytes]
         self._blocks = {}  # type: dict[int, list[int]]  # kind: [slots start, bytes, ...]
         # kind: 1 when a block of its tally follows a record that cannot be read (its newest
@@ -197,7 +200,10 @@ class Log:
 
     def compact(self, kind: int = 0, payload: bytes | None = None) -> None:
         """Rewrite the sector with the newest values, each tally folded into its base (and
-        kind's value replaced by payload, written first): the one erase."""
+        kind's value replaced by payload, written first): the one erase; none on flat cells."""
+        cells = self._cells
+        if cells is not None and 0 <= cells() <= _FLAT:
+            raise RuntimeError("cells nearly flat: no compaction")
         values = dict(self._payloads)
         for k, spans in self._blocks.items():
             if spans:
@@ -245,7 +251,7 @@ class Saves:
         self.settings = settings
         self.stats = stats
         self.console = hw.console
-        self.log = Log(hw.nvm, hw.feed, self._fold)
+        self.log = Log(hw.nvm, hw.feed, self._fold, hw.cells)
         self.unsaved = 0  # bit per kind: its last save failed, the next one writes it whole
         from firmware import restore
         restore.restore(self.log, settings, stats, self.console)
@@ -258,7 +264,7 @@ class Saves:
 
     def tidy(self) -> None:
         """A moment nobody is about to switch off: compact the nvm if it is nearly full,
-        so that no save does it."""
+        so that no save does it (unless the cells are nearly flat)."""
         try:
             self.log.tidy(_RESERVE)
         except _NVM_ERRORS as e:

@@ -161,6 +161,11 @@ class Target(Protocol):
         """A fresh match seed, 0 <= seed < 2**30."""
         ...
 
+    def cells(self) -> int:
+        """The cells' charge left in % (0-100), or -1 on USB power or with no reading;
+        read anew every few seconds at most (lab/battery.py's GAUGE)."""
+        ...
+
 
 class TargetModule(Protocol):
     """A hardware target as code.py passes it to firmware.runner.run()."""

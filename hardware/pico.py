@@ -100,6 +100,38 @@ def deep_sleep() -> bool:
     return False
 
 
+_cells = [-1, -1]  # the last reading (% left; -1 on USB power) and its ticks_ms (-1: none)
+
+
+def cells() -> int:
+    """The cells' charge left in % (0-100), or -1 on USB power (VBUS_SENSE high) or with no
+    reading: VSYS/3 on GP29 (ADC3), 16 samples averaged, read again only once the last
+    reading is 4 s old (cells change over hours), along hardware/cells.py's curve."""
+    last = _cells
+    now = supervisor.ticks_ms()
+    if last[1] >= 0 and (now - last[1]) & 0x1FFFFFFF < 4000:
+        return last[0]
+    last[0], last[1] = -1, now
+    import digitalio
+    usb = digitalio.DigitalInOut(_pin("VBUS_SENSE"))
+    try:
+        if usb.value:
+            return -1
+    finally:
+        usb.deinit()  # (no `with`: CircuitPython's stubs give __exit__ no arguments)
+    import analogio  # (on the cells only)
+    from hardware.cells import percent
+    total = 0
+    vsys = analogio.AnalogIn(_pin("VOLTAGE_MONITOR"))
+    try:
+        for _ in range(16):
+            total += vsys.value
+    finally:
+        vsys.deinit()
+    last[0] = percent((total >> 4) * 9900 // 65535)  # (x 3.3 V, the reference, x 3, the divider)
+    return last[0]
+
+
 def stop_requested() -> bool:
     """The board never stops its main loop."""
     return False

@@ -124,3 +124,67 @@ def lit_percent(frame):
     """The share of the glass's pixels that are lit, in %, of a frame of 1s and 0s (the
     SSD1306 model's frame())."""
     return 100.0 * sum(frame) / len(frame)
+
+
+# ---- the gauge (hardware/cells.py, read by hardware/pico.py cells()): 3 AAA alkaline cells ----
+# An alkaline AAA's voltage under a light load (25-40 mA: the handheld's, above) against the
+# share of its charge used, read off the published discharge curves: Energizer E92
+# datasheet (constant current 25 mA, 21 C, to a 0.8 V cutoff) and Duracell MN2400
+# datasheet (service hours at 25 mA-class loads). A fresh cell reads 1.5-1.6 V open
+# circuit (Energizer's Alkaline Handbook, "open circuit voltage" 1.5-1.6 V; 1.58 V typical),
+# 1.5 V within minutes under this load, about 1.2 V at half its service, and falls away
+# below 0.9 V (the curves' knee; 0.8 V is the datasheets' cutoff). The points are read off
+# the curves to about 0.05 V: an estimate of a typical cell, not a measurement.
+CELL_CURVE = ((1.50, 100), (1.40, 90), (1.30, 70), (1.25, 55), (1.20, 45), (1.15, 35),
+              (1.10, 25), (1.05, 15), (1.00, 8), (0.95, 4), (0.90, 0))  # (V a cell, % left)
+CELLS = 3
+DIODE_V = 0.3  # the board's 1N5817 (DS1) at 25-40 mA: about 0.3 V on its datasheet's
+# typical forward curve (ON Semiconductor 1N5817; 0.45 V at most at 1 A); docs/BUILD.md's
+# check reads 4.2 V at VSYS from fresh cells
+USB_VSYS = 4.7  # on USB: VBUS 5 V less the Pico's own Schottky diode D1 (Raspberry Pi Pico
+# datasheet, "Powering Pico": about 0.3 V); VBUS_SENSE (GP24) then reads high
+PICO_VSYS = (1.8, 5.5)  # the Pico's VSYS input range (Raspberry Pi Pico datasheet, pinout)
+ADC_VREF = 3.3  # the RP2040's ADC reference on a Pico: the 3.3 V rail (ADC_VREF, pin 35)
+
+
+def vsys(cell_v):
+    """VSYS from three cells at cell_v each, through the diode."""
+    return CELLS * cell_v - DIODE_V
+
+
+def adc_value(vsys_v):
+    """What analogio.AnalogIn(board.VOLTAGE_MONITOR).value reads at VSYS (the Pico's divider
+    puts a third of it on GP29; 12 bits against ADC_VREF, stretched to 16 as CircuitPython's
+    RP2040 port does)."""
+    raw = min(4095, int(vsys_v / 3 / ADC_VREF * 4095))
+    return raw << 4 | raw >> 8
+
+
+def gauge_table():
+    """(what, cell V, VSYS V, AnalogIn.value) at full, half and empty, and on USB."""
+    rows = [(what, v, vsys(v), adc_value(vsys(v)))
+            for what, v in (("full", 1.50), ("half", 1.20), ("empty", 0.90))]
+    return rows + [("USB", None, USB_VSYS, adc_value(USB_VSYS))]
+
+
+LOW_PERCENT = 15  # a match starts with a warning (firmware/match.py _LOW): 1.05 V a cell
+FLAT_PERCENT = 5  # no compaction of the nvm log (firmware/store.py _FLAT; docs/NVM.md)
+
+
+def gauge():
+    """(VSYS mV, % left) from full to empty: the curve hardware/cells.py holds."""
+    return tuple((round(vsys(v) * 1000), left) for v, left in CELL_CURVE)
+
+
+def percent(vsys_mv):
+    """The charge left, 0-100 %, at VSYS vsys_mv from the cells' curve (hardware/cells.py
+    percent() holds the same; -1 under the Pico's 1.8 V: no reading)."""
+    if vsys_mv < PICO_VSYS[0] * 1000:
+        return -1
+    curve = gauge()
+    if vsys_mv >= curve[0][0]:
+        return 100
+    for (hi, up), (lo, down) in zip(curve, curve[1:]):
+        if vsys_mv >= lo:
+            return down + (up - down) * (vsys_mv - lo) // (hi - lo)
+    return 0

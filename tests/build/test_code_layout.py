@@ -153,8 +153,8 @@ def _bench_graph():
     (twins/boardvm/board/, a package folder's modules by dotted name) and the chips' models
     (twins/models/), all top-level modules beside each other in the VM, so `import keypad`
     or `from scanner import Scanner` names a file of the bench (twins/boardvm/boardvm.py
-    bench_dir). CPython's relative imports of the models (`from .debounce import`) count
-    as the same module."""
+    bench_dir), `__import__("keymatrix")` as much as an import statement. CPython's
+    relative imports of the models (`from .debounce import`) count as the same module."""
     board, models = "twins/boardvm/board/", "twins/models/"
     files = {}
     for rel in _tracked("twins/boardvm/board", "twins/models"):
@@ -163,7 +163,10 @@ def _bench_graph():
     graph = {}
     for name, rel in files.items():
         deps = set()
-        for i in _imports(rel):
+        called = {n.args[0].value for n in ast.walk(ast.parse(_source(rel)))
+                  if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "__import__"
+                  and n.args and isinstance(n.args[0], ast.Constant)}  # __import__("x")
+        for i in _imports(rel) | called:
             i = i[len("twins.models."):] if i.startswith("twins.models.") else i
             while i and i not in files:
                 i = i.rpartition(".")[0]

@@ -18,7 +18,7 @@ import pytest
 
 from engine import Rules
 from handheld import A, B, BOOTED, SEEN, Hand
-from twins.desktop import scenes
+from twins.desktop import glass, scenes
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DOCS = ["README.md"] + sorted(os.path.relpath(p, ROOT)
@@ -226,6 +226,21 @@ def _play(g):
     g.look(h)
 
 
+def _on_cells(g):
+    """The gauge on 3 AAA cells nearly empty (VSYS 2.8 V): the menu's title, the
+    self-test's CELLS line and the warning a match starts with, in each language."""
+    for code in ("en", "fr", "pt"):
+        h = Hand(cells=2.8, lang=code)
+        h.run_until(1500)
+        g.look(h)
+        h.tap("A3", at=h.now + 100)
+        h.run_until(h.now + 400)
+        g.look(h)
+    h = Hand(cells=2.8, held=("MENU",))
+    h.run_until(2500)
+    g.seen.add(glass.text_at(h.glass, 1, 31, 18).strip())  # (its line between the keys)
+
+
 @pytest.fixture(scope="module")
 def seen():
     g = Glass()
@@ -233,6 +248,7 @@ def seen():
     _settings_and_menus(g, "matrix")
     _selftest(g)
     _play(g)
+    _on_cells(g)
     return g
 
 

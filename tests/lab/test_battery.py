@@ -35,3 +35,16 @@ def test_the_day_is_drawn_as_a_png_the_same_each_time(tmp_path):
     battery.draw_day(steps, str(a), "a day")
     battery.draw_day(steps, str(b), "a day")
     assert a.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and a.read_bytes() == b.read_bytes()
+
+
+def test_the_handhelds_gauge_follows_the_cells_published_curve():
+    """hardware/cells.py, the board's table, gives what the datasheets' curve gives
+    (lab/battery.py) at every millivolt from under the Pico's 1.8 V to USB's 4.7 V; full,
+    half and empty read 100 %, about half and 0 %."""
+    from hardware import cells
+    from lab import battery
+    assert [cells.percent(mv) for mv in range(1700, 4801)] == \
+        [battery.percent(mv) for mv in range(1700, 4801)]
+    full, half, empty = (round(battery.vsys(v) * 1000) for v in (1.50, 1.20, 0.90))
+    assert cells.percent(full) == 100 and 40 <= cells.percent(half) <= 60
+    assert cells.percent(empty) == 0 and cells.percent(1799) == -1

@@ -298,7 +298,7 @@ def _wiring(values, faults, board=None):
 def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_ms=20000,
         profile=False, usb=True, work=None, change_tree=None, flash=None, flash_out=None,
         flash_timing="typ", reflash=True, nvm=None, faults=None, entropy=None, nets=NETS,
-        after_reset=None):
+        after_reset=None, cells=None):
     """Boot a Pico's UF2 and play a key script (make play's format, times from the first
     full frame; the key names of the build the UF2's settings.toml says); returns a ChipRun.
     uf2: the file (default: this tree's, made by build_uf2 with settings and change_tree;
@@ -317,7 +317,9 @@ def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_
     OLED and the piezo. after_reset: a ChipRun that ended in the reset after a wake from
     deep sleep (its .reset): this run is the boot that follows, from the flash, SRAM and
     watchdog scratch it left, the buttons it held still held, the script's times from the
-    reset (not the first frame)."""
+    reset (not the first frame).
+    cells: (from_v, to_v, over_ms): on 3 AAA cells, VSYS falling from from_v to to_v volts
+    over the run's first over_ms ms (twins/chip/js/board.mjs wirePower); None: on USB power."""
     from twins.desktop.keypad import load_script
     if after_reset is not None and after_reset.reset is None:
         raise ValueError("that run did not end in the reset after a wake from deep sleep (%s)"
@@ -363,7 +365,8 @@ def run(script="", *, uf2=None, settings=None, display=True, after_ms=500, boot_
                "events": [[ms, wires[key], 1 if down else 0] for ms, key, down in events],
                "after_ms": max([ms for ms, _, _ in events] or [0]) + after_ms,
                "max_ms": boot_ms, "profile": profile, "usb": usb, "entropy": entropy,
-               "reset_out": kept}
+               "reset_out": kept,
+               "cells": None if cells is None else dict(zip(("from", "to", "over_ms"), cells))}
         if after_reset is not None:
             job["after_reset"] = {"sram": kept + ".sram", "scratch": after_reset.reset["scratch"],
                                   "reason": after_reset.reset["reason"]}

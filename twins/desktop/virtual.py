@@ -28,7 +28,7 @@ displayio._stop_background()
 
 from engine.rng import SEED_MAX
 from engine.ticks import TICKS_MAX, ticks_add, ticks_diff
-from hardware import config, oled, pinmap
+from hardware import cells as gauge, config, oled, pinmap
 from tools.files import write_atomic
 from hardware.keymap import KEYMAP, KEY_COUNT, MATRIX_KEYMAP, DEBOUNCE_SCANS
 from twins.models.flashchip import erase_part
@@ -443,7 +443,7 @@ class Handheld:
     def __init__(self, *, realtime=False, settings=None, nvm_path=None, seed=None,
                  pass_ms=4, start_ms=BOOT_TICKS, display_answers_after=0, echo=False,
                  key_count=KEY_COUNT, on_idle=None, watchdog_ms=8000, i2c_fails=0,
-                 bus_log=False):
+                 bus_log=False, cells=None):
         self.console_lines = []
         self.echo = echo
         self.Event = Event
@@ -484,6 +484,7 @@ class Handheld:
         self.restarts = 0
         self.sleep_memory = bytearray(256)  # as alarm.sleep_memory: kept over restart()
         self.deep_sleeps = 0
+        self.cells_v = cells  # VSYS from the cells in volts; None: on USB power
 
     def _buttons(self, key_count):
         """The key scanners as hardware/pico.py makes them for the build settings.toml
@@ -574,6 +575,12 @@ class Handheld:
         self.console_lines.append(text)
         if self.echo:
             print(text)
+
+    def cells(self):
+        """The cells' charge left in %, from VSYS cells_v (which a test may change at any
+        time) along hardware/cells.py's curve, as hardware/pico.py reads it; -1 on USB power
+        (cells_v None) or under the Pico's 1.8 V."""
+        return -1 if self.cells_v is None else gauge.percent(int(self.cells_v * 1000 + 0.5))
 
     def random_seed(self):
         """The match seed: fixed when given, else fresh from the OS."""

@@ -27,9 +27,9 @@ except ImportError:  # CPython
     def const(value):
         return value
 if "." in __name__:  # CPython: twins.models.scanner
-    from .debounce import scan as _debounce
+    from . import debounce
 else:  # the board VM: the models are top-level modules beside the stand-ins
-    from debounce import scan as _debounce
+    import debounce
 
 _SLOT = const(6)  # bytes an event: key number with pressed in bit 15, then the timestamp
 _TICKS = const(0x1FFFFFFF)
@@ -52,9 +52,11 @@ class Event:
     def __init__(self, key_number=0, pressed=True, timestamp=None):
         if not 0 <= key_number <= 65535:
             raise ValueError("key_number must be 0-65535")
+        # (_key, pressed _p, timestamp _t: names the VM has already, each a new one would
+        # be interned; the queue holds its next event in the same three)
         self._key = key_number
-        self._pressed = bool(pressed)
-        self._timestamp = _now() if timestamp is None else timestamp
+        self._p = bool(pressed)
+        self._t = _now() if timestamp is None else timestamp
 
     @property
     def key_number(self):
@@ -62,25 +64,25 @@ class Event:
 
     @property
     def pressed(self):
-        return self._pressed
+        return self._p
 
     @property
     def released(self):
-        return not self._pressed
+        return not self._p
 
     @property
     def timestamp(self):
-        return self._timestamp
+        return self._t
 
     def __eq__(self, other):
         return isinstance(other, Event) and self._key == other._key \
-            and self._pressed == other._pressed
+            and self._p == other._p
 
     def __hash__(self):
-        return self._key << 1 | self._pressed
+        return self._key << 1 | self._p
 
     def __repr__(self):
-        return "<Event: key_number %d %s>" % (self._key, "pressed" if self._pressed else "released")
+        return "<Event: key_number %d %s>" % (self._key, "pressed" if self._p else "released")
 
 
 class EventQueue:
@@ -98,14 +100,14 @@ class EventQueue:
         q._head = q._count = 0
         q._overflowed = False
         q._scanner = None  # None once it is deinited: no more scans
-        q._k = q._p = q._t = 0
+        q._key = q._p = q._t = 0
         return q
 
     def get(self):
         """The next Event, or None."""
         if not self._take():
             return None
-        return Event(self._k, self._p, self._t)
+        return Event(self._key, self._p, self._t)
 
     def get_into(self, event):
         """Move the next event into event and return True; False, event untouched, if none.
@@ -116,7 +118,7 @@ class EventQueue:
             if self._scanner is not None:
                 self._scanner._drained()
             return False
-        event._key, event._pressed, event._timestamp = self._k, self._p, self._t
+        event._key, event._p, event._t = self._key, self._p, self._t
         return True
 
     def clear(self):
@@ -151,7 +153,7 @@ class EventQueue:
             return False
         ring, i = self._ring, self._head * _SLOT
         code = ring[i] | ring[i + 1] << 8
-        self._k, self._p = code & 0x7FFF, bool(code & 0x8000)
+        self._key, self._p = code & 0x7FFF, bool(code & 0x8000)
         self._t = ring[i + 2] | ring[i + 3] << 8 | ring[i + 4] << 16 | ring[i + 5] << 24
         self._head = (self._head + 1) % self._max
         self._count -= 1
@@ -259,7 +261,7 @@ class Scanner:
         stamp = (self._origin + t) & _TICKS
         for i in range(len(count)):  # (a matrix: a row at a time, each of its columns)
             before, down = count[i], self._down(i)
-            if _debounce(count, i, down, limit):
+            if debounce.scan(count, i, down, limit):
                 self._events._put(i, down, stamp)
             moved = moved or count[i] != before
         self._settled = not moved

@@ -309,6 +309,7 @@ class Hand:
         w = lang.words
         lines = glass.page(frame)
         title = lines[0].rstrip(glass.ICONS[glass.glyphs.ICON_UP]).strip()  # (scrolled)
+        title = re.sub(r" +\d{1,3}%$", "", title)  # (on cells: the gauge at its end)
         for name, words in (("menu", w.TITLE), ("settings", w.MAIN[3]),
                             ("statistics", w.MAIN[4]), ("pause", w.PAUSED),
                             ("selftest", w.SELFTEST)):

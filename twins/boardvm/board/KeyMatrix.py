@@ -11,10 +11,11 @@ the bench's matrix contact between its row's and its column's GPIO is (vmbench.p
 script's `<ms> <row gpio>.<column gpio> 1|0`). Like keypad.Keys, it is no subclass of it.
 """
 import vmbench as _bench
-from keymatrix import KeyMatrix as _Matrix
 
 
-class KeyMatrix(_Matrix):
+# (the model's class, twins/models/keymatrix.py, by its module: an alias would be one more
+# name interned in the VM)
+class KeyMatrix(__import__("keymatrix").KeyMatrix):
     """Keys on a diode matrix of row and column pins, scanned in the background."""
 
     _bench = _bench  # (class attributes: the firmware's heap holds a KeyMatrix's own)

@@ -5,9 +5,11 @@ code does. refresh() does not render pixels in the VM (the desktop twin and the 
 measure the pixels and their bytes); the bench draws the glass from the root group on
 demand, for comparisons.
 """
+from micropython import const
+
 import vmbench as _bench
 
-_W = 128
+_W = const(128)
 
 
 class BusDisplay:
@@ -127,24 +129,24 @@ class BusDisplay:
             self._draw(self._root, 0, 0, 1, fb)
         return fb
 
-    def _draw(self, group, ox, oy, scale, fb):
-        if group._hidden:  # the fields, not a subclass's properties: the C code reads them
+    def _draw(self, layer, ox, oy, scale, fb):
+        """Draw a Group's layers, or a TileGrid, placed from (ox, oy) magnified by scale
+        (one method, with no helper: each name is interned in the VM)."""
+        if hasattr(layer, "_layers"):  # a Group: its fields, not a subclass's properties
+            if not layer._hidden:  # (the C code reads the fields)
+                for sub in layer._layers:
+                    self._draw(sub, ox + layer._x * scale, oy + layer._y * scale,
+                               scale * layer._scale, fb)
             return
-        x0 = ox + group._x * scale
-        y0 = oy + group._y * scale
-        s = scale * group._scale
-        for layer in group._layers:
-            if hasattr(layer, "_layers"):
-                self._draw(layer, x0, y0, s, fb)
-            elif not layer.hidden:
-                self._draw_grid(layer, x0 + layer.x * s, y0 + layer.y * s, s, fb)
-
-    def _draw_grid(self, g, gx, gy, s, fb):
+        if layer.hidden:
+            return
+        g, s = layer, scale
+        gx, gy = ox + g.x * s, oy + g.y * s
         bmp, pal = g._bitmap, g._shader
         tw, th, gw, gh = g.tile_width, g.tile_height, g.width, g.height
         cols = bmp.width // tw
         w, h = gw * tw, gh * th
-        rot = self._rotation
+        turned = self._rotation == 180
         for cell in range(gw * gh):
             tile = g._tile(cell)
             sx0, sy0 = (tile % cols) * tw, (tile // cols) * th
@@ -163,17 +165,13 @@ class BusDisplay:
                     if g.transpose_xy:
                         x, y = y, x
                     for dy in range(s):
-                        for dx in range(s):
-                            _plot(fb, gx + x * s + dx, gy + y * s + dy, lit, rot)
-
-
-def _plot(fb, x, y, lit, rotation):
-    if rotation == 180:
-        x, y = _W - 1 - x, 63 - y
-    if not 0 <= x < _W or not 0 <= y < 64:
-        return
-    i = (y >> 3) * _W + x
-    if lit:
-        fb[i] |= 1 << (y & 7)
-    else:
-        fb[i] &= ~(1 << (y & 7)) & 0xFF
+                        for dx in range(s):  # a pixel of the glass
+                            fx, fy = gx + x * s + dx, gy + y * s + dy
+                            if turned:
+                                fx, fy = _W - 1 - fx, 63 - fy
+                            if 0 <= fx < _W and 0 <= fy < 64:
+                                i = (fy >> 3) * _W + fx
+                                if lit:
+                                    fb[i] |= 1 << (fy & 7)
+                                else:
+                                    fb[i] &= ~(1 << (fy & 7)) & 0xFF

@@ -288,7 +288,7 @@ class TileGrid:
         x, y = touch_tuple[0], touch_tuple[1]
         return n[_X] <= x < n[_X] + n[_GW] * n[_TW] and n[_Y] <= y < n[_Y] + n[_GH] * n[_TH]
 
-    def _cell(self, index):
+    def _cell_at(self, index):  # (a name the firmware has: each new one is interned in the VM)
         gw, gh = self._n[_GW], self._n[_GH]
         if isinstance(index, int):
             x, y = index % gw, index // gw
@@ -318,10 +318,10 @@ class TileGrid:
         return t[i]
 
     def __getitem__(self, index):
-        return self._tile(self._cell(index))
+        return self._tile(self._cell_at(index))
 
     def __setitem__(self, index, value):
-        i = self._cell(index)
+        i = self._cell_at(index)
         if value is None:
             raise TypeError("'TileGrid' object doesn't support item assignment")
         if not 0 <= value < self._n[_COUNT]:

@@ -17,13 +17,9 @@ class Pin:
         return "board.GP%d" % self._number
 
 
-def _make_pin(number):
-    p = object.__new__(Pin)
-    p._number = number
-    return p
-
-
-_PINS = tuple([_make_pin(n) for n in range(_bench.PIN_COUNT)])
+_PINS = tuple([object.__new__(Pin) for _ in range(_bench.PIN_COUNT)])
+for _ in range(_bench.PIN_COUNT):  # (no helper to make one: each name is interned in the VM)
+    _PINS[_]._number = _
 
 
 def reset():

@@ -21,6 +21,10 @@ The key script is read as it is needed (a line at a time, so a long soak costs n
     <wall ms> power           switch off and on again (a hard reset; held buttons stay held)
     <wall ms> nvm fail|ok     from now the nvm refuses every write, as CircuitPython does
                               when its flash write fails (RuntimeError), or takes them again
+    <wall ms> vsys <volts>    USB unplugged: the cells give VSYS (GP29 reads a third of it,
+                              VBUS_SENSE, GP24, low); vsys 0: USB plugged in again (the
+                              power-on default): VBUS_SENSE high, VSYS 4.7 V (5 V less the
+                              Pico's Schottky diode)
     <wall ms> end             stop the run (raises Stop out of the firmware)
 """
 import gc
@@ -58,6 +62,7 @@ flash = bytearray(b"\xff" * 4096)  # microcontroller.nvm
 sleep_memory = bytearray(256)  # alarm.sleep_memory: RAM that outlives resets, not power-off
 flash_writes = 0
 flash_erases = 0
+vsys = 4700  # VSYS in mV, which the Pico's divider puts a third of on GP29 (analogio)
 wd_mode = 0  # 0 stopped, 1 RESET
 wd_timeout_ms = 0
 wd_fed_wall = 0
@@ -77,11 +82,11 @@ scanners = []  # the keypad.Keys that scan in the background (while time.sleep w
 _display_pins = ()  # the pins its bus held when the last process ended
 exceptions = []  # repr of every exception the firmware printed
 _next_minute = 60000
-_script = None
+script = None  # the key script file
 _next = None  # the next script line, split
 _lines = 0  # script lines read (the one in _next included)
-_fault = False
-_stop_at = -1
+fault = False  # the key script's fault: the next read of the key queue raises
+stop_at = -1  # the wall time a run stops at (-1: the script's end)
 tones = 0  # PWM tone changes
 sleep_alarms = ()  # the pin alarms a deep sleep waits for (any one wakes it)
 boots = 0
@@ -97,14 +102,14 @@ def note(text):
     print("BENCH event %d %s" % (wall, text))
 
 
-def open_script(path, stop_at=-1):
+def open_script(path, end=-1):
     """Read contact changes and commands from a key script file, from where the last
-    process stopped."""
-    global _script, _stop_at, _lines
-    _script = open(path)
-    _stop_at = stop_at
+    process stopped; the run stops at wall time end (-1: at the script's end)."""
+    global script, stop_at, _lines
+    script = open(path)
+    stop_at = end
     skip, _lines = _lines, 0
-    while _lines < skip and _script.readline():
+    while _lines < skip and script.readline():
         _lines += 1
     _read_next()
 
@@ -112,8 +117,8 @@ def open_script(path, stop_at=-1):
 def _read_next():
     global _next, _lines
     _next = None
-    while _script is not None:
-        line = _script.readline()
+    while script is not None:
+        line = script.readline()
         if not line:
             return
         _lines += 1
@@ -127,10 +132,6 @@ def _read_next():
 def next_change():
     """Wall time of the next scripted contact change or command; -1 if none."""
     return -1 if _next is None else _next[0]
-
-
-_SAVED = ("wall", "boot_wall", "passes", "starved", "worst_feed_gap", "boots", "refreshes",
-          "bus_bytes", "flash_writes", "flash_erases", "tones", "_next_minute", "_rng")
 
 
 def load_state(path):
@@ -168,7 +169,9 @@ def save_state(path, why):
     with open(path + ".flash", "wb") as f:
         f.write(flash)
     with open(path, "w") as f:
-        for k in _SAVED:
+        for k in ("wall", "boot_wall", "passes", "starved", "worst_feed_gap", "boots", "refreshes",
+                  "bus_bytes", "flash_writes", "flash_erases", "tones", "_next_minute", "_rng",
+                  "vsys"):
             f.write("%s %d\n" % (k, int(globals()[k])))
         f.write("_lines %d\n" % (_lines - (_next is not None)))  # the pending line again
         f.write("contact")  # (no new name: the VM's interned names are nearly full)
@@ -191,7 +194,7 @@ def apply_until(t):
     """Apply every scripted contact change up to wall time t (commands wait for pass_end)."""
     # (a slice, not what[0]: the VM interns a str's indexed character as a name, one more
     # the board would not have, and a block of names fills at a few more: see names())
-    while _next is not None and _next[0] <= t and _next[1][:1] in "0123456789":
+    while _next is not None and _next[0] <= t and _next[1][:1].isdigit():
         what = _next[1]
         dot = what.find(".")  # a matrix key: row.column
         contact[int(what) if dot < 0 else
@@ -200,7 +203,7 @@ def apply_until(t):
 
 
 def _commands():
-    global _fault
+    global fault, vsys
     while True:
         apply_until(wall)
         if _next is None or _next[0] > wall:
@@ -209,12 +212,16 @@ def _commands():
         if what == "shot":
             shot(_next[2])
         elif what == "fault":
-            _fault = True
+            fault = True
         elif what == "power":
             _read_next()
             reset("power cycle")
         elif what == "nvm":
             _nvm_refuses[0] = _next[2] == "fail"
+        elif what == "vsys":  # (VBUS_SENSE reads GP24's contact: closed, it reads low)
+            mv = int(float(_next[2]) * 1000 + 0.5)
+            contact[24] = mv > 0
+            vsys = mv or 4700
         elif what == "end":
             raise Stop("end of script")
         else:  # a typo in a script would otherwise run on for ever
@@ -224,9 +231,9 @@ def _commands():
 
 def check_fault():
     """Raise the scripted fault, once."""
-    global _fault
-    if _fault:
-        _fault = False
+    global fault
+    if fault:
+        fault = False
         note("fault injected")
         raise RuntimeError("bench fault: injected by the key script")
 
@@ -260,7 +267,7 @@ def pass_end():
         _next_minute += 60000
         gc.collect()
         print("BENCH heap_minute %d %d" % (wall // 60000, gc.mem_alloc()))
-    if _stop_at >= 0 and wall >= _stop_at:
+    if stop_at >= 0 and wall >= stop_at:
         raise Stop("time is up")
     _commands()
 
@@ -275,8 +282,8 @@ def sleep(ms):
     while True:
         t = next_change()
         t = end if t < 0 or t > end else max(t, wall)
-        if _stop_at >= 0 and _stop_at < t:
-            t = max(wall, _stop_at)
+        if stop_at >= 0 and stop_at < t:
+            t = max(wall, stop_at)
         if wd_mode and wd_fed_wall + wd_timeout_ms + 1 < t:
             t = max(wall, wd_fed_wall + wd_timeout_ms + 1)
         for keys in scanners:
@@ -284,7 +291,7 @@ def sleep(ms):
         wall = t
         if wd_mode and wall - wd_fed_wall > wd_timeout_ms:
             reset("watchdog")
-        if _stop_at >= 0 and wall >= _stop_at:
+        if stop_at >= 0 and wall >= stop_at:
             raise Stop("time is up")
         _commands()
         if wall >= end:
@@ -296,7 +303,7 @@ def names(when):
     VM's own "qstr pool: n_pool=..." line. A block added after start-up needs a large
     piece of a heap that is by then in pieces. The blocks double: 20, 40, ... 640 names,
     1,260 in six; the seventh, for 1,280, is 9 KB. The VM's count holds the bench's names
-    too (about 470 at boot: the stand-ins', their files'), which the board has in flash
+    too (about 420 at boot: the stand-ins', their files'), which the board has in flash
     or not at all, so the bench keeps its own few: its options come from a file, not the
     command line (whose words the VM interns), and it indexes no character out of a str
     (the VM interns that character), which would add a name mid-run."""
@@ -353,8 +360,9 @@ def claim(pin):
     claimed[pin._number] = 1
 
 
-def release(gpio):
-    claimed[gpio] = 0
+def release(number):
+    """A pin (its GPIO number) is free again."""
+    claimed[number] = 0
 
 
 def feed():

@@ -7,8 +7,6 @@ bench resets the chip when it starves.
 """
 import vmbench as _bench
 
-_MAX_TIMEOUT = 8.388
-
 
 class WatchDogTimeout(Exception):
     """Raised in RAISE mode when the watchdog starves (not supported on the RP2040)."""
@@ -24,14 +22,11 @@ class WatchDogMode:
         return "watchdog.WatchDogMode.%s" % self._name
 
 
-def _make_mode(name):
-    m = object.__new__(WatchDogMode)
-    m._name = name
-    return m
-
-
-WatchDogMode.RAISE = _make_mode("RAISE")
-WatchDogMode.RESET = _make_mode("RESET")
+# (no helper to make one: each name a module brings is interned in the VM)
+WatchDogMode.RAISE = object.__new__(WatchDogMode)
+WatchDogMode.RAISE._name = "RAISE"
+WatchDogMode.RESET = object.__new__(WatchDogMode)
+WatchDogMode.RESET._name = "RESET"
 
 
 class WatchDogTimer:
@@ -56,7 +51,7 @@ class WatchDogTimer:
             raise ValueError("timeout must be >= 0")
         if int(value) > 8:
             raise ValueError("timeout must be <= 8")
-        _bench.wd_timeout_ms = int(min(value, _MAX_TIMEOUT) * 1000)
+        _bench.wd_timeout_ms = int(min(value, 8.388) * 1000)  # (the RP2040's longest)
         if _bench.wd_mode:  # the RP2040 port enables it again: the countdown restarts
             _bench.feed()
 

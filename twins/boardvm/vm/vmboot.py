@@ -23,13 +23,8 @@ import sys
 
 import vmbench as bench
 
-_STANDINS = ("board", "busio", "busdisplay", "displayio", "i2cdisplaybus", "keypad",
-             "microcontroller", "nvm", "os", "pwmio", "supervisor", "traceback", "watchdog",
-             "alarm", "alarm.pin", "time")  # (not fontio, terminalio, bitmaptools: only
-# the error screen imports them, and their names, loaded at boot, would move the qstr pools)
 
-
-def _heap(label):
+def measure(label):  # (the heap: a name the firmware has, where _heap would be one more)
     gc.collect()
     print("BENCH heap %s %d" % (label, gc.mem_alloc()))
 
@@ -51,7 +46,13 @@ def main():
     with open("code.py") as f:
         code = f.read()
     import alarm
-    for name in _STANDINS:  # the board's C modules cost it no heap: load them before counting
+    # The board's C modules cost it no heap: load them before counting (not fontio,
+    # terminalio, bitmaptools: only the error screen imports them, and their names, loaded
+    # at boot, would move the qstr pools). The VM compiles this file, interning each of
+    # its names: so a literal here, not a global.
+    for name in ("board", "busio", "busdisplay", "displayio", "i2cdisplaybus", "keypad",
+                 "microcontroller", "nvm", "os", "pwmio", "supervisor", "traceback",
+                 "watchdog", "alarm", "alarm.pin", "time", "analogio", "digitalio"):
         __import__(name)
     if bench.setting("CS_KEYS") == "matrix":  # and keypad.KeyMatrix's (C on the board) on the
         import KeyMatrix  # noqa: F401  # build that scans one; keypad.py loads it elsewhere
@@ -61,11 +62,11 @@ def main():
         woke._pin, woke._value = None, False
         alarm.wake_alarm = woke
     bench.power_on(why != "supervisor.reload()")
-    _heap("boot" if bench.boots == 1 else "reboot")
+    measure("boot" if bench.boots == 1 else "reboot")
     if args.get("probe") == "1" and bench.boots == 1:
         import hardware.pico  # noqa: F401
         import firmware.app  # noqa: F401
-        _heap("after_import")
+        measure("after_import")
     try:
         exec(code, {"__name__": "__main__"})
         why = "code.py ended"

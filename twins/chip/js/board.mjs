@@ -48,6 +48,23 @@ export function pressButton(mcu, pin, down) {
   mcu.gpio[pin].setInputValue(!down);
 }
 
+// The supply. On USB (no cells): VBUS_SENSE (GP24) high and VSYS 4.7 V, 5 V less the Pico's
+// Schottky diode. On cells {from, to, over_ms}: VBUS_SENSE low and VSYS falling from `from`
+// to `to` volts over the run's first over_ms, then staying. The Pico's divider puts VSYS/3
+// on GP29, the ADC's channel 3, read against 3.3 V in 12 bits.
+export function wirePower(mcu, cells) {
+  mcu.gpio[24].setInputValue(!cells);
+  const adc = mcu.adc, read = adc.onADCRead;
+  adc.onADCRead = (channel) => {
+    if (channel === 3) {
+      const t = Math.min(1, cells ? mcu.clock.nanos / 1e6 / cells.over_ms : 0);
+      const vsys = cells ? cells.from + (cells.to - cells.from) * t : 4.7;
+      adc.channelValues[3] = Math.min(4095, Math.floor(vsys / 3 / 3.3 * 4095));
+    }
+    read(channel);
+  };
+}
+
 // The SSD1306 at w.address (answering when w.display) on the I2C pins w.sda and w.scl.
 // on.write(tx) gets each I2C write, start to stop: {t, a (address), ack, d (bytes)};
 // on.firstFrame(ns) when the first full frame (1 KB of display data) has been sent.

@@ -27,7 +27,7 @@
 import fs from 'node:fs';
 import { RP2040, USBCDC } from 'rp2040js';
 import { bootselReleased, flashUf2, loadBootrom, NVM_AT, Piezo, pressButton, releaseButtons,
-         wireDisplay } from './board.mjs';
+         wireDisplay, wirePower } from './board.mjs';
 import { FLASH_BYTES, FlashChip, wire } from './flash.mjs';
 import { Matrix } from './matrix.mjs';
 import { cycleNanos, dormancy, fixTimerAlarms, pendingWakes, ringOscillator } from './errata.mjs';
@@ -88,6 +88,7 @@ if (cdc) cdc.onSerialData = (buf) => {
 };
 
 releaseButtons(mcu, job.keys);
+wirePower(mcu, job.cells);  // USB power, or cells falling over the run (board.mjs)
 for (const pin of job.held || []) pressButton(mcu, pin, 1);  // held through the reset
 // ---- the matrix build's 24 keys: diodes between row and column pins (matrix.mjs)
 if (job.matrix) {
