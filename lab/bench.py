@@ -523,15 +523,26 @@ def web_section():
              ("a match's speed (simulated seconds per wall second), median / min / max over "
               "%d s" % len(f["speed"]), " / ".join("%.2f" % v for v in (
                   statistics.median(f["speed"]), min(f["speed"]), max(f["speed"]))),
-              ">= 1.0 on a quiet machine")]
+              ">= 1.0 on a quiet machine"),
+             ("the same unpaced (chip.fastForward): simulated seconds per wall second",
+              "%.2f" % f["unpaced"], ">= 2 (issue 49)"),
+             ("on a core 4 times slower (chip.throttle(4)): a match's speed, median / min / "
+              "max", " / ".join("%.2f" % v for v in (statistics.median(f["speed 4x"]),
+                                                     min(f["speed 4x"]), max(f["speed 4x"]))),
+              ">= 1.0: a phone keeps real time"),
+             ("on a core 4 times slower, unpaced", "%.2f" % f["unpaced 4x"], "report")]
     load = os.getloadavg()[0]
     note = ("Made by `make bench` (twins/chip/web.py figures()): `make web`'s folder served on "
             "127.0.0.1 to Debian's Chromium, headless, with a new profile: the first load "
             "(cold), a reload (from the service worker's cache), then a 2-player match nobody "
             "presses in, window.chip.speed read each second. The chip runs in a Web Worker; "
             "from the first frame on its simulated time is paced to wall time, so a match's "
-            "speed is at most about 1.0. Wall times are this machine's (load average %.1f as "
-            "it ended)." % load)
+            "speed is at most about 1.0. Unpaced, it runs as fast as it can. A phone's core "
+            "is several times slower than this machine's: Chromium's CPU throttling does not "
+            "reach a Worker (Emulation.setCPUThrottlingRate: 'Operation is only supported "
+            "for pages, not workers'), so the Worker throttles itself (chip.throttle(4): each "
+            "slice's work is followed by three times as long spent busy). Wall times are this "
+            "machine's (load average %.1f as it ended)." % load)
     return title, header, rows, note
 
 

@@ -569,7 +569,10 @@ def figures(folder, seconds=15, say=print):
     """What a visitor waits for and gets, in headless Chromium: {"files": [(name, bytes,
     gzipped bytes)] of the folder, "cold" and "cached": wall seconds from the load to the
     firmware's first frame (the second load from the service worker's cache), "speed":
-    window.chip.speed each second of a 2-player match nobody presses in}."""
+    window.chip.speed each second of a 2-player match nobody presses in, "unpaced": the
+    simulated seconds a wall second of it when the chip runs as fast as it can
+    (chip.fastForward), and "speed 4x", "unpaced 4x": the same on a core 4 times slower
+    (chip.throttle(4), the Worker's own: Chromium's CPU throttling reaches no Worker)}."""
     import gzip
     import time
     from playwright.sync_api import sync_playwright
@@ -599,9 +602,22 @@ def figures(folder, seconds=15, say=print):
             page.wait_for_function("window.chip.ms() > 1000", timeout=120000)
             page.keyboard.press("v")  # (A3, RIGHT on 2 PLAYERS: a match is dealt)
             time.sleep(2)
-            for _ in range(seconds):
-                time.sleep(1)
-                out["speed"].append(page.evaluate("window.chip.speed"))
+            for rate, paced, unpaced in ((1, "speed", "unpaced"), (4, "speed 4x", "unpaced 4x")):
+                page.evaluate("window.chip.throttle(%d)" % rate)
+                time.sleep(2)
+                out[paced] = []
+                for _ in range(seconds):
+                    time.sleep(1)
+                    out[paced].append(page.evaluate("window.chip.speed"))
+                page.evaluate("window.chip.fastForward(3600000)")
+                ms, start = page.evaluate("window.chip.ms()"), time.monotonic()
+                time.sleep(seconds)
+                out[unpaced] = ((page.evaluate("window.chip.ms()") - ms) / 1000
+                                / (time.monotonic() - start))
+                page.evaluate("window.chip.stopAt(null)")
+                say("  web: %.2f x real time unpaced on a core %d times slower"
+                    % (out[unpaced], rate) if rate > 1 else
+                    "  web: %.2f x real time unpaced" % out[unpaced])
             context.close()
     finally:
         httpd.shutdown()

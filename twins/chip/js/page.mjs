@@ -320,7 +320,8 @@ async function start() {
   // what the page's tests (and a developer, in the console) use: simulated ms since the
   // boot's first frame, a stop (ms after the first frame: the chip waits there until it is
   // moved), a fast forward (the chip runs as fast as it can to ms past where it is, and
-  // waits there: chip.fastForward(13 * 60000) reaches the deep sleep), the speed, the
+  // waits there: chip.fastForward(13 * 60000) reaches the deep sleep), a throttle (the
+  // chip's core rate times slower, as a phone's: chip.throttle(4)), the speed, the
   // state ('booting', 'running', 'dormant': asleep until a key, 'waking': the boot after
   // the wake), the tones played
   let ms = null;
@@ -329,6 +330,7 @@ async function start() {
     ms: () => ms,
     stopAt(at) { worker.postMessage({ t: 'stop', ms: at }); },
     fastForward(by) { worker.postMessage({ t: 'forward', ms: by }); },
+    throttle(rate) { worker.postMessage({ t: 'throttle', rate }); },  // a core rate times slower
     speed: 0,
     state: 'booting',
   };

@@ -8,6 +8,9 @@
 //                                                         frame (null: run on)
 //             {t:'forward', ms}                           run it as fast as it can to ms past
 //                                                         where it is, and hold it there
+//             {t:'throttle', rate}                        a core rate times slower (a phone's):
+//                                                         each slice's work is followed by
+//                                                         rate - 1 times as long spent idle-busy
 //   from it:  {t:'tick', ms, up, speed, frame, contrast, tones, nvm, stopped, state}  after
 //             a slice: simulated ms since the boot's first frame (null before it), s since
 //             power-on, the speed over the last second (null in between), the glass (and
@@ -18,7 +21,7 @@
 //             {t:'console', text}                         a line of the chip's console
 import { RP2040, USBCDC } from 'rp2040js';
 import { bootselReleased, flashUf2, loadBootrom, NVM_AT, Piezo, pressButton, releaseButtons,
-         wireDisplay } from './board.mjs';
+         wireDisplay, wirePower } from './board.mjs';
 import { cycleNanos, dormancy, fixTimerAlarms, pendingWakes, ringOscillator } from './errata.mjs';
 import { FlashChip, wire } from './flash.mjs';
 import { SSD1306 } from './glass.mjs';
@@ -117,6 +120,7 @@ function start(data, after = null) {
   releaseButtons(mcu, Object.values(board.keys));
   if (after) keys.moveTo(mcu);
   bootselReleased(mcu, () => keys.inputsRead(clock.nanos));
+  wirePower(mcu, null);  // a browser's handheld is on USB power: no gauge on the glass
   const oled = new SSD1306(board.width, board.height, board.address);
   let changed = true, t0 = null, stopNs = Infinity, stopMs = null;
   wireDisplay(mcu, board, {
@@ -139,6 +143,7 @@ function start(data, after = null) {
   };
 
   let forward = false;  // run unpaced to the stop
+  let throttle = 1;  // a core this many times slower (Chromium throttles no Worker)
   onmessage = ({ data }) => {
     if (data.t === 'key') keys.edge(data.name, data.down);
     else if (data.t === 'stop') {
@@ -149,6 +154,8 @@ function start(data, after = null) {
       stopMs = (t0 === null ? 0 : (clock.nanos - t0) / 1e6) + data.ms;
       stopNs = t0 === null ? Infinity : t0 + stopMs * 1e6;
       forward = true;
+    } else if (data.t === 'throttle') {
+      throttle = Math.max(1, Number(data.rate) || 1);
     }
   };
 
@@ -189,7 +196,11 @@ function start(data, after = null) {
     const from = clock.nanos;
     // until the firmware's first frame nobody plays: the boot runs as fast as it can (its
     // sleeps take no wall time); from there simulated time is paced to wall time
-    if (!stopped) slice(t0 === null ? Infinity : forward ? stopNs : from + owed, now + SLICE_MS);
+    if (!stopped) slice(t0 === null ? Infinity : forward ? stopNs : from + owed, now + SLICE_MS / throttle);
+    if (throttle > 1) {  // the same work on a slower core: busy for the rest of its time
+      const busyUntil = performance.now() + (performance.now() - now) * (throttle - 1);
+      while (performance.now() < busyUntil) { /* a slower core's time */ }
+    }
     if (forward && clock.nanos >= stopNs) forward = false;
     if (!paced && t0 !== null) { paced = true; owed = 0; last = performance.now(); }
     owed = Math.max(0, owed - (clock.nanos - from));
