@@ -4,7 +4,7 @@ screen on show, whose key() and advance() return actions that the app carries ou
 import gc
 
 import firmware
-from engine.ticks import ticks_diff
+from engine.ticks import ticks_add, ticks_diff
 from firmware import lang, sound
 from firmware.keyfilter import KeyFilter
 from firmware.match import Match, Result
@@ -48,11 +48,18 @@ _A_MENU_PAGE = const(15)
 _M_PRESS = const(1)
 _M_TEST = const(6)
 _M_WAKE = const(7)
+_SETTLED = const(2)  # the steps of a result's quiet work (firmware/match.py)
 _DEEP_SLEEP_AFTER_MS = const(600000)  # screen off this long: deep sleep, if the board can
-# A pass sleeps at the end (hw.idle) this long at most: the keypad scans on meanwhile but
-# cannot wake it, so a press waits up to this much longer for the glass (docs/BENCH.md).
-_NAP_MS = const(3)
-_NAP_ASLEEP_MS = const(50)  # with the screen off: a press only wakes it
+# A pass sleeps at the end (hw.idle) this long at most, less when something is due sooner:
+# the keypad scans on meanwhile but cannot wake it, so a press waits up to this much longer
+# for the glass. Each nap costs the chip its last part-millisecond spun awake (time.sleep
+# ends between two ticks), so fewer, longer naps cost less (docs/BENCH.md).
+_NAP_MS = const(4)  # in play, and on screens whose work this file does not know
+_NAP_MENU_MS = const(8)  # the menu pages, when nothing is due sooner: a press waits at most
+# this much longer (the desktop twin's passes are 4 ms: a nap of 8 is two of them)
+_NAP_ASLEEP_MS = const(100)  # with the screen off: a press only wakes it
+_REST_MS = const(1000)  # a screen with nothing due still advances this often
+_NEVER = const(0x0FFFFFFF)  # SLEEP off: no ticks_diff reaches it
 
 # Code imported when it is wanted and let go after: each is imported once as the app starts,
 # so that its names (which stay in the heap for good) do not arrive in the middle of play.
@@ -96,6 +103,8 @@ class App:
         self.screen = self.menus  # type: Screen
         self.deep_tried = False
         self.passes = 0
+        # Passes rest (skip advance) till rest_until; sleep_ms: SLEEP (apply_settings).
+        self.resting, self.rest_until, self.sleep_ms = False, 0, _NEVER
         self.filter = KeyFilter(hw.keymap, hw.ticks_ms(), bool(hw.info.get("woke")),
                                 hw.console)
         self.rotation = -1
@@ -114,7 +123,7 @@ class App:
             self.step()
 
     def step(self) -> None:
-        """One main-loop pass: the keys' meanings, then time, each to the screen on show."""
+        """One main-loop pass: the keys' meanings, then time, to the screen on show."""
         hw = self.hw
         keys = self.filter  # (one name a line: a tuple of four is built on the heap)
         ev = self.event
@@ -130,11 +139,14 @@ class App:
         # A call only when it can say something: a pass in play is short.
         while (keys.held or keys.booting) and keys.update(now):
             self._key(keys.meaning, now)
-        action = _A_NOTHING if keys.asleep else self.screen.advance(now)
-        if action != _A_NOTHING:
-            self._act(action)
-        self._maybe_sleep(now)
-        self.sound.update(now)
+        left = ticks_diff(self.rest_until, now) if self.resting else 0  # ms it rests on
+        if keys.asleep:
+            self._maybe_sleep(now)  # (the deep sleep's moment)
+        elif left <= 0:
+            left = self._advance(now)
+        sound = self.sound
+        if sound.active:
+            sound.update(now)
         drew = self.kit.changes
         if drew:
             self.kit.changes = 0
@@ -143,24 +155,36 @@ class App:
         hw.feed()
         if keys.asleep:
             hw.idle(_NAP_ASLEEP_MS)
-            return
-        if drew:  # a pass draws one thing: the next may be waiting, so no nap
+        elif drew:  # a pass draws one thing: the next may be waiting, so no nap
             hw.idle(0)
-            return
-        # The nap ends when the next note is due, or the computer's press. (The game's own
-        # timers fire at their due time whenever it is told the time: they need no wake-up.)
-        now = hw.ticks_ms()
-        nap = _NAP_MS
-        sound = self.sound
-        if sound.active:
-            nap = min(nap, ticks_diff(sound.until, now))
-        bot = self.match.bot
-        if bot is not None and bot.wake_at != -1 and self.screen is self.match:  # (-1: idle)
-            nap = min(nap, ticks_diff(bot.wake_at, now))
-        hw.idle(nap if nap > 0 else 0)
+        else:  # till the first thing due (timed from the pass's start: it drew nothing)
+            if keys.booting or keys.held:
+                left = min(left, _NAP_MS if keys.booting else ticks_diff(keys.look_at, now))
+            if sound.active:
+                left = min(left, ticks_diff(sound.until, now))
+            hw.idle(_NAP_MENU_MS if left >= _NAP_MENU_MS and self.screen is self.menus
+                    else max(0, min(left, _NAP_MS)))
+
+    def _advance(self, now: int) -> int:
+        """Time to the screen on show and to SLEEP; the ms till either has work (rest_ms,
+        its own say; one without, like the self-test, advances every pass)."""
+        screen = self.screen
+        action = screen.advance(now)
+        if action != _A_NOTHING:
+            self._act(action)
+        self._maybe_sleep(now)
+        rest = getattr(screen, "rest_ms", -1) if self.screen is screen else -1
+        self.resting = rest >= 0
+        if not self.resting:
+            return _NAP_MS
+        rest = max(0, min(rest, _REST_MS,
+                          self.sleep_ms - ticks_diff(now, self.filter.last_input)))
+        self.rest_until = ticks_add(now, rest)
+        return rest
 
     def _key(self, m: "Meaning", t: int) -> None:
         """A meaning to the screen on show (the menu pages click and turn to the presser)."""
+        self.resting = False
         what = m.what
         if what == _M_WAKE:
             self.deep_tried = False
@@ -230,6 +254,7 @@ class App:
         """Close the screen on show and open another: each does its own start and end."""
         old = self.screen
         self.screen = screen
+        self.resting = False
         if old is not screen:
             old.leave(self)
         del old  # (its objects can go before the next screen takes room)
@@ -239,13 +264,12 @@ class App:
         """Nobody has pressed a key for the SLEEP setting's minutes: pause a match, screen
         off; ten minutes more, deep sleep if the board can. The self-test stays on."""
         keys = self.filter
-        ms = self.settings.value("sleep") * 60000
         idle = ticks_diff(now, keys.last_input)
         if keys.asleep:
-            if not self.deep_tried and idle >= ms + _DEEP_SLEEP_AFTER_MS:
+            if not self.deep_tried and idle >= self.sleep_ms + _DEEP_SLEEP_AFTER_MS:
                 self.deep_tried = True  # a board that can returns only by starting afresh
                 self.hw.deep_sleep()
-        elif ms and idle >= ms and self.screen.on_sleep >= 0:  # (the self-test stays on)
+        elif idle >= self.sleep_ms and self.screen.on_sleep >= 0:  # (the self-test stays on)
             self._act(self.screen.on_sleep)  # (a match pauses)
             keys.asleep = True
             self.sound.stop()
@@ -267,6 +291,7 @@ class App:
     def apply_settings(self) -> None:
         """Make the settings take effect (the rules from the next match on)."""
         s = self.settings
+        self.sleep_ms = s.value("sleep") * 60000 or _NEVER
         self.sound.muted = not s.value("sound")
         if self.sound.muted:
             self.sound.stop()

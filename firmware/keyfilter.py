@@ -14,7 +14,7 @@ After the filter every screen sees meanings, never key numbers or role bytes. Th
 player's presses are meanings too (firmware/match.py), but never pass through here: these
 rules are for contacts.
 """
-from engine.ticks import ticks_diff
+from engine.ticks import ticks_add, ticks_diff
 from firmware import lang
 from hardware.keymap import (BACK, KEY_COUNT, ROLE_MENU, ROLE_NONE, is_far, key_bit, menu_key,
                              nav_of, pile_of, place_of, player_of, role_of)
@@ -99,6 +99,7 @@ class KeyFilter:
         self.asleep = False  # set by the app while the screen is off
         self.last_input = now
         self.held = 0  # bit per key number: down now
+        self.look_at = now  # while keys are held: when time can next make something of them
         self.down_at = [0] * len(keymap)
         self.up_at = [0] * len(keymap)
         self.settling = 0  # bit per key number: released, and a press now would be a bounce
@@ -139,7 +140,7 @@ class KeyFilter:
                 self.bounces += 1
                 m.what = _M_BOUNCE
                 return True
-        self.down_at[key] = t
+        self.down_at[key] = self.look_at = t  # (update() looks at once)
         self.presses += 1
         self.last_input = t
         if self.booting:  # a key down at power-up
@@ -173,29 +174,36 @@ class KeyFilter:
 
     def update(self, now: int) -> bool:
         """What time alone makes of the keys held down; True while there is a meaning (call
-        it again until it says False)."""
+        it again until it says False). Between looks (look_at) it says False at once."""
         if self.booting and ticks_diff(now, self.started) >= _BOOT_MS:
             self.booting = False  # once: a clock that wraps cannot open the window again
-        if not self.held:
+        if not self.held or ticks_diff(now, self.look_at) < 0:
             return False
         m = self.meaning
         menu_key = self.menu_key  # (the last key of either build's map)
         menu = key_bit(menu_key)
         held = self.held & ~self.stuck & ~menu  # MENU is held on purpose
+        wait = _HELD_MS  # until the next meaning time alone can make
         if held:
             for key in range(menu_key):
-                bit = key_bit(key)
-                if held & bit and ticks_diff(now, self.down_at[key]) >= _HELD_MS:
-                    self.stuck |= bit
-                    m.what = _M_NOTE
-                    m.note = lang.words.KEY_HELD
-                    return True
+                bit = 1 << key  # (key_bit's, inline: this loop runs while a key is held)
+                if held & bit:
+                    left = _HELD_MS - ticks_diff(now, self.down_at[key])
+                    if left <= 0:
+                        self.stuck |= bit
+                        m.what = _M_NOTE
+                        m.note = lang.words.KEY_HELD
+                        return True
+                    wait = min(wait, left)
         if self.held & menu and self.menu_used < 2:
-            down = ticks_diff(now, self.down_at[menu_key])
-            if down >= (_EXIT_HOLD_MS if self.menu_used else _PAUSE_HOLD_MS):
+            left = (_EXIT_HOLD_MS if self.menu_used else _PAUSE_HOLD_MS) - \
+                ticks_diff(now, self.down_at[menu_key])
+            if left <= 0:
                 m.what = _M_LONG if self.menu_used else _M_HOLD
                 m.note = None
                 m.fill(menu_key, ROLE_MENU, 0, 0)
                 self.menu_used += 1
                 return True
+            wait = min(wait, left)
+        self.look_at = ticks_add(now, wait)
         return False

@@ -45,6 +45,7 @@ _DOUBLE_MS = const(500)  # a second MENU this soon after the first pauses
 _RESULT_GUARD_MS = const(1000)  # presses right after a game ends do not deal the next
 _SETTLED = const(2)  # the steps of a result's quiet work: save, then collect and tidy
 _SAY_MS = const(1000)  # a refused press is said on its seat's line this long at least
+_REST_MS = const(1000)  # the longest rest_ms (firmware/app.py advances a screen this often)
 _LOW = const(15)  # % left in the cells: a match starts with a warning (lab/battery.py)
 
 
@@ -71,6 +72,7 @@ class Match:
         self.meaning.player = 1
         self.result = -1  # the last press's result (the computer player reads its own)
         self.covered_at = 0  # when a press last covered a pile
+        self.rest_ms = 0  # after advance(): ms till it has work again (firmware/app.py)
         self.fresh = False  # a match was dealt and is not on the glass yet
 
     def enter(self, app: "Shell") -> None:
@@ -205,6 +207,7 @@ class Match:
         """Timers, the computer's presses and the screen; _A_ENDED when a game has just ended."""
         if self.dealing:  # the pass that dealt the next game: that was its work
             self.dealing = False
+            self.rest_ms = 0
             return _A_NOTHING
         g = self.game
         g.tick(now)
@@ -225,7 +228,20 @@ class Match:
         t.sync(g)  # last: what this pass said is drawn in it if it draws no pile
         if self.hints:
             t.hint(g.coverable_mask if g.phase == engine.PLAY else 0)
+        self.rest_ms = self._rest(g, now)
         return _A_ENDED if ended else _A_NOTHING
+
+    def _rest(self, g: Game, now: int) -> int:
+        """ms till advance() has work: the table's, the game's next timer or the computer's
+        press, whichever is first (0: the next pass)."""
+        rest = self.table.rest(g, self.hints, now, _REST_MS)
+        t = g.next_timer()
+        if t != -1:
+            rest = min(rest, ticks_diff(t, now))
+        bot = self.bot
+        if bot is not None and bot.wake_at != -1:  # (-1: when the table changes)
+            rest = min(rest, ticks_diff(bot.wake_at, now))
+        return rest if rest > 0 else 0
 
     def _phase_changed(self, g: Game, now: int) -> bool:
         """Messages and sounds for a new phase; True when a game has just ended."""
@@ -302,6 +318,7 @@ class Result:
         self.settings = settings
         self.console = console
         self.settled = _SETTLED  # steps of the quiet work done (_settle)
+        self.rest_ms = 0  # after advance(): ms till it has work again (firmware/app.py)
 
     on_sleep = _A_NOTHING
 
@@ -328,8 +345,11 @@ class Result:
 
     def advance(self, now: int) -> int:
         """Once the result is all on the glass, its quiet work, a step a pass."""
-        if self.match.rest(now) and self.settled < _SETTLED:
+        m = self.match
+        if m.rest(now) and self.settled < _SETTLED:
             self._settle()
+        self.rest_ms = 0 if self.settled < _SETTLED else m.table.rest(m.game, m.hints, now,
+                                                                       _REST_MS)
         return _A_NOTHING
 
     def _settle(self) -> None:

@@ -161,6 +161,8 @@ class Menus:
         self.draw()
         return action
 
+    rest_ms = 60000  # after advance(): its pages wait for keys (firmware/app.py)
+
     def advance(self, now: int) -> int:
         """The pages wait for keys."""
         return _A_NOTHING

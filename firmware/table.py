@@ -14,6 +14,7 @@ import gc
 
 import displayio
 
+import engine
 import firmware
 from engine.ticks import ticks_add, ticks_diff
 from firmware import glyphs
@@ -171,9 +172,10 @@ class Table:
         for player in range(2):
             d = game.deck_size(player)
             if d != self.decks[player]:
-                self.decks[player] = d
                 line = self.lines[player]
-                line.put(0, _DECK)
+                if self.decks[player] == 0xFF:  # (a new line: the deck's icon first)
+                    line.put(0, _DECK)
+                self.decks[player] = d
                 line.number(1, d, 2)
             wins = game.wins_of(player)
             if wins != self.pips[player]:
@@ -181,6 +183,17 @@ class Table:
                 self._draw_pips(player, wins, game.rules.wins_needed)
         if self.pending and not drew:
             self._draw_pending()
+
+    def rest(self, game: "Game", hints: bool, now: int, most: int) -> int:
+        """ms until sync(), expire() or hint() next has work (0: now; at most `most`): none
+        while the table shows the game as it is and no message is to go before then."""
+        if self.pending or game.version != self.version or hints and self.hint_mask != (
+                game.coverable_mask if game.phase == engine.PLAY else 0):
+            return 0
+        for p in range(2):
+            if self.msg_on[p] and self.msg_until[p] != _FOREVER:
+                most = min(most, ticks_diff(self.msg_until[p], now))
+        return most
 
     def _hiding(self) -> bool:
         """A banner is up that is to go."""

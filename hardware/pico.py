@@ -56,15 +56,22 @@ def ticks_ms() -> int:
 
 def idle(ms: int) -> None:
     """The end of a main-loop pass: sleep ms. The core waits for interrupts meanwhile
-    (time.sleep); the keypad scans on in the background. (Float constants, made once: a
-    float made in every pass would be garbage.)"""
-    while ms >= 10:  # (a sleep that ends wakes the core: fewer are cheaper)
-        time.sleep(0.01)
-        ms -= 10
-    while ms >= 3:  # (the main loop's nap is 3 ms: one sleep)
+    (time.sleep); the keypad scans on in the background. Each sleep ends spinning out a
+    part of a 1 ms tick, about half a millisecond awake, so the app's naps (firmware/app.py:
+    100 ms with the screen off, 8 in the menu, 4 or less) are one sleep each. (Float
+    constants, made once: a float made in every pass would be garbage.)"""
+    while ms >= 100:
+        time.sleep(0.1)
+        ms -= 100
+    while ms >= 8:
+        time.sleep(0.008)
+        ms -= 8
+    while ms >= 4:
+        time.sleep(0.004)
+        ms -= 4
+    if ms == 3:
         time.sleep(0.003)
-        ms -= 3
-    if ms == 2:
+    elif ms == 2:
         time.sleep(0.002)
     elif ms == 1:
         time.sleep(0.001)

@@ -407,6 +407,35 @@ def chip_memory_section():
 
 # The chip before the main loop slept (683d821: hw.idle() empty), `make chip ARGS=--power`
 # on that tree with this one's chip twin: a record, as the desktop sections' baselines are.
+def chip_work_section():
+    """The chip's work a second: cycles per simulated second, an older commit and this tree."""
+    from lab import chipbench, simpair
+    from twins.chip import chip
+    title = "On the chip: the work a second, cycles per simulated second"
+    header = ("figure", chipbench.WORK_BASELINE, "this tree", "target")
+    missing = chip.missing()
+    if missing:
+        return title, header, [], "Not measured in this run: " + missing
+    try:
+        pair = chipbench.work_pair(progress=lambda line: print(line, file=sys.stderr))
+    except simpair.NotMeasured as e:
+        return title, header, [], "Not measured in this run: %s" % e
+    note = ("Made by `make bench` (lab/chipbench.py work_pair(), also `make chip ARGS=--work`): "
+            "the UF2 of %s (built by its own tools in a temporary git worktree) and this "
+            "tree's, the direct build at 400 kHz with no USB host, each in the same runs: the "
+            "menu left alone for %d s, a 2-player match of %d covers (seed %d; from the deal "
+            "to the last cover) and the screen off (SLEEP 1 minute, %d s after it went off). "
+            "A cycle count is the emulated core's awake time at its clock, which is the same "
+            "on every run of a scripted match: no wall time is in it. Awake shares are by the "
+            "program counter (every 16th instruction, named from the image's .elf); "
+            "\"time.sleep\" is mp_hal_delay_ms's loop, which wakes at every 1 ms tick and spins "
+            "out the last part-tick of each sleep (its 64-bit divisions included), and the "
+            "floor under it all is the supervisor's tick and the keypad's scan, 1,024 times a "
+            "second." % (pair["commit"], chipbench.WORK_MENU_MS // 1000, pair["now"]["covers"],
+                         pair["now"]["seed"], chipbench.WORK_MENU_MS // 1000 - 1))
+    return title, header, chipbench.work_rows(pair), note
+
+
 NEVER_SLEPT = {"menu": (1.000, 0.51), "play": (1.000, 0.45), "screen off": (1.000, 0.44),
                "press_to_glass": (11.8, 12.4, 12.6)}
 
@@ -547,7 +576,8 @@ def web_section():
 
 
 SECTIONS = (engine_section, board_vm_section, display_section, loop_section, sim_section,
-            chip_section, chip_power_section, chip_memory_section, web_section)
+            chip_section, chip_work_section, chip_power_section, chip_memory_section,
+            web_section)
 
 
 def render(sections):

@@ -1,11 +1,12 @@
 """make chip's measurements of the chip twin (twins/chip/chip.py): press to glass, main-loop
-passes, where the CPU goes, the clock to run at, the core awake and asleep, and make chip's
-command line, which adds --figures and --power to the chip twin's own flags and hands a
-script's run to it.
+passes, where the CPU goes, the clock to run at, the core awake and asleep, the cycles a
+second against an older commit's, and make chip's command line, which adds --figures,
+--power and --work to the chip twin's own flags and hands a script's run to it.
 
     make chip ARGS="--figures"                # press to glass over a match, at 400 kHz
     make chip ARGS="--keys matrix --figures"  # the same on the matrix build
     make chip ARGS="--power"                  # the core awake, the deep sleep, the batteries
+    make chip ARGS="--work"                   # cycles a second: f400226 and this tree
     make chip ARGS="--script docs/screenshot.keys --png chip.png"   # a run (twins/chip/chip.py)
 
 make bench's chip sections read the same figures (lab/bench.py).
@@ -58,15 +59,24 @@ def elf_functions(path):
         strtab = sections[sec[6]]
         for at in range(sec[4], sec[4] + sec[5], 16):
             name, value, size, info = struct.unpack_from("<IIIB", elf, at)
-            if info & 15 == 2 and size:  # STT_FUNC
+            if info & 15 == 2:  # STT_FUNC
                 end = elf.index(b"\0", strtab[4] + name)
                 out.append((value & ~1, (value & ~1) + size,
                             elf[strtab[4] + name:end].decode("ascii", "replace")))
-    return sorted(out)
+    out.sort()
+    for i, (start, end, name) in enumerate(out):  # (assembly's, sizeless: to the next one)
+        if end == start:
+            out[i] = (start, out[i + 1][0] if i + 1 < len(out) else start + 256, name)
+    return out
 
 
 # Where a pass spends the CPU: by function name, first match wins.
 _WHERE = (("asleep (waiting for an interrupt)", ("<asleep>",)),
+          ("time.sleep: its wake at each tick, and the last part-tick spun",
+           ("mp_hal_delay_ms", "port_get_raw_ticks", "time_us_64", "mp_hal_is_interrupted",
+            "background_callback", "port_background", "port_interrupt_after",
+            "port_idle_until", "hardware_alarm", "divmod_", "div_s64", "div_u64",
+            "aeabi_uldivmod", "aeabi_ldivmod")),
           ("USB serial to the computer", ("tud_", "tu_", "dcd_", "usbd_", "cdcd_", "rp2usb_",
                                           "bufctrl_", "handle_hw_buff", "usb_")),
           ("I2C: waiting on the bus", ("i2c_", "busio_i2c", "check_single_timeout",
@@ -78,6 +88,20 @@ _WHERE = (("asleep (waiting for an interrupt)", ("<asleep>",)),
           ("Python: the firmware's bytecode and runtime", ("mp_", "gc_", "fun_", "mpz_",
                                                            "qstr", "vstr", "m_", "py_",
                                                            "aeabi_", "bytecode", "map_")))
+
+
+def cpu_functions(hist, functions, top=15):
+    """[(share, function name)] of a PC histogram's awake cycles, the largest first."""
+    starts = [f[0] for f in functions]
+    totals = {}
+    for pc, cycles in hist.items():
+        if pc < 0:
+            continue
+        i = bisect.bisect_right(starts, pc) - 1
+        name = functions[i][2] if i >= 0 and pc < functions[i][1] else "?"
+        totals[name] = totals.get(name, 0) + cycles
+    whole = sum(totals.values()) or 1
+    return sorted(((n / whole, name) for name, n in totals.items()), reverse=True)[:top]
 
 
 def cpu_split(hist, functions):
@@ -201,6 +225,219 @@ def figures(covers=50, frequencies=(400000, 1000000), progress=print, keys="dire
         entry["stats_saves"] = counted(nvm_commands(r))
         out["runs"][(hz, usb)] = entry
     return out
+
+
+WORK_BASELINE = "f400226"  # the last commit before issue 49 cut the work a pass
+WORK_MENU_MS = 8000  # the menu left alone (the first second not counted)
+WORK_COVERS = 20  # a match: the profile of a pass in play and of a cover's
+
+
+def cycles_per_second(run, start_ms, end_ms=None):
+    """Cycles the core executed per simulated second from start_ms to end_ms after t0 (feed
+    to feed): its awake share at the clock it ran (deterministic for a scripted run)."""
+    return awake(run, start_ms, end_ms) * run.cpu_hz(run.t0 + start_ms * 1e6)
+
+
+def pass_cycles(run, start_ms, end_ms=None):
+    """{"idle": [cycles], "drawing": [cycles]}: what each main-loop pass from start_ms to
+    end_ms after t0 executed (its awake time at the clock), those that sent I2C bytes apart."""
+    writes = [w[0] for w in run.i2c]
+    hz = run.cpu_hz(run.t0 + start_ms * 1e6)
+    end = float("inf") if end_ms is None else run.t0 + end_ms * 1e6
+    out = {"idle": [], "drawing": []}
+    feeds, z = run.feeds, run.asleep_at_feed
+    for i in range(1, len(feeds)):
+        if feeds[i - 1] < run.t0 + start_ms * 1e6 or feeds[i] > end:
+            continue
+        sent = bisect.bisect_left(writes, feeds[i]) > bisect.bisect_left(writes, feeds[i - 1])
+        ns = feeds[i] - feeds[i - 1] - (z[i] - z[i - 1])
+        out["drawing" if sent else "idle"].append(ns * hz / 1e9)
+    return out
+
+
+def work(uf2, seed=None, covers=WORK_COVERS, progress=print):
+    """The work a second of one UF2 (the direct build, 400 kHz, no USB host): cycles per
+    simulated second in the menu left alone, in a 2-player match of `covers` covers (from
+    the deal to the last cover) and with the screen off (SLEEP 1 minute); the cycles of an
+    idle pass and of a drawing one in each; where the menu's and the match's passes spend
+    theirs (cpu_split, by pass kind); passes a second; press to glass."""
+    elf = (chip.toolchain()[0] or "")[:-4] + ".elf"
+    functions = elf_functions(elf) if os.path.isfile(elf) else None
+    seed = seed if seed is not None else chip.seed_of(chip.run("400 A3 tap 80\n",
+                                                               after_ms=600, uf2=uf2))
+    script, _, counts = match_script(seed, covers=covers, limit_ms=180000)
+    out = {"seed": seed, "covers": counts["covered"]}
+
+    def summary(run, a, b, profiled):
+        passes = pass_cycles(run, a, b)
+        n = len(passes["idle"]) + len(passes["drawing"])
+        f = {"cycles": cycles_per_second(run, a, b), "passes": n / ((b - a) / 1e3),
+             "idle pass": spread(passes["idle"]), "drawing pass": spread(passes["drawing"])}
+        if profiled and functions is not None:
+            f["cpu"] = {kind: cpu_split(h, functions) for kind, h in run.pcs.items() if h}
+            f["functions"] = {kind: cpu_functions(h, functions)
+                              for kind, h in run.pcs.items() if h}
+        return f
+    progress("  chip: the menu left alone for %d s" % (WORK_MENU_MS // 1000))
+    menu = chip.run("", after_ms=WORK_MENU_MS, usb=False, uf2=uf2, profile=True)
+    out["menu"] = summary(menu, 1000, WORK_MENU_MS - 100, True)
+    progress("  chip: a match of %d covers" % counts["covered"])
+    play = chip.run(script, after_ms=800, usb=False, uf2=uf2, profile=True)
+    out["play"] = summary(play, 400 + 1500, counts["cover_at"][-1], True)
+    out["play"]["press_to_glass"] = spread(press_to_glass(play, counts["cover_at"],
+                                                          counts["cover_box"]))
+    progress("  chip: the screen off after a minute, then %d s more"
+             % (WORK_MENU_MS // 1000 - 1))
+    off = chip.run("", after_ms=POWER_OFF_AFTER_MS + WORK_MENU_MS, usb=False, uf2=uf2,
+                   nvm=saved_settings(sleep=3))
+    out["screen off"] = summary(off, POWER_OFF_AFTER_MS + 1000,
+                                POWER_OFF_AFTER_MS + WORK_MENU_MS - 100, False)
+    return out
+
+
+def committed_uf2(commit, dest, progress=print):
+    """The UF2 of an older commit, built in a temporary git worktree by its own tools (as
+    build_uf2 does for this tree), at dest/COMMIT.uf2; simpair.NotMeasured if it cannot be."""
+    import shutil
+    import subprocess
+    from lab import simpair
+    probe = ("import sys; sys.path.insert(0, sys.argv[1])\n"
+             "try:\n    from twins.chip.flash import build_uf2\n"
+             "except ImportError:  # (before twins/chip/flash.py)\n"
+             "    from twins.chip.chip import build_uf2\n"
+             "print(build_uf2(sys.argv[2]))")
+    with simpair.Worktree(commit) as tree:
+        progress("  chip: the UF2 of %s, built in a temporary worktree" % commit)
+        p = subprocess.run([sys.executable, "-I", "-B", "-c", probe, tree, dest], cwd=tree,
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            said = (p.stderr or p.stdout).strip().splitlines() or ["exit %d" % p.returncode]
+            raise simpair.NotMeasured("the UF2 of %s is not built: %s" % (commit, said[-1]))
+        path = os.path.join(dest, commit + ".uf2")
+        shutil.move(p.stdout.strip().splitlines()[-1], path)
+    return path
+
+
+def work_pair(commit=WORK_BASELINE, covers=WORK_COVERS, progress=print):
+    """work() of an older commit's UF2 and of this tree's, in one run: {"commit", "old",
+    "now"}; the same scripted match (the seed of this tree's first deal) for both."""
+    import tempfile
+    from twins.chip.flash import build_uf2
+    with tempfile.TemporaryDirectory() as tmp:
+        old_uf2 = committed_uf2(commit, tmp, progress)
+        os.mkdir(os.path.join(tmp, "now"))
+        new_uf2 = build_uf2(os.path.join(tmp, "now"))
+        seed = chip.seed_of(chip.run("400 A3 tap 80\n", after_ms=600, uf2=new_uf2))
+        out = {"commit": commit}
+        for name, uf2 in (("old", old_uf2), ("now", new_uf2)):
+            progress("  chip: %s" % (commit if name == "old" else "this tree"))
+            out[name] = work(uf2, seed, covers, progress)
+    return out
+
+
+WORK_GROUPS = ("Python: the firmware's bytecode and runtime",
+               "time.sleep: its wake at each tick, and the last part-tick spun",
+               "displayio: drawing dirty areas",
+               "I2C: waiting on the bus", "keypad scan", "USB serial to the computer",
+               "other (supervisor, USB, keypad scan, ...)")
+
+
+def work_rows(pair):
+    """work_pair()'s figures as rows: (figure, old, now, target)."""
+    old, now = pair["old"], pair["now"]
+    rows = []
+    for what in ("play", "menu", "screen off"):
+        a, b = old[what]["cycles"], now[what]["cycles"]
+        rows.append(("cycles a simulated second, %s" % what, "{:,.0f}".format(a),
+                     "{:,.0f} ({:.0%})".format(b, b / a), "<= half: {:,.0f}".format(a / 2)))
+    for what in ("play", "menu", "screen off"):
+        rows.append(("main-loop passes a second, %s" % what, "%.0f" % old[what]["passes"],
+                     "%.0f" % now[what]["passes"], "report"))
+        for kind in ("idle pass", "drawing pass"):
+            if old[what][kind] or now[what][kind]:
+                rows.append(("cycles of a%s %s, %s: median / max" % (
+                    "n" if kind[0] == "i" else "", kind, what),)
+                    + tuple("{:,.0f} / {:,.0f}".format(f[kind]["median"], f[kind]["max"])
+                            if f[kind] else "-" for f in (old[what], now[what]))
+                    + ("report",))
+    p2g = [f["play"]["press_to_glass"] for f in (old, now)]
+    rows.append(("press to glass, mean / 95th pct / worst (%d covers)" % now["covers"],)
+                 + tuple("%.1f / %.1f / %.1f ms" % (p["mean"] / 1e6, p["p95"] / 1e6,
+                                                    p["max"] / 1e6) for p in p2g)
+                 + ("p95 <= 10 ms",))
+    for what, kind, label in (("menu", "other", "a pass in the menu"),
+                              ("play", "other", "an idle pass in play"),
+                              ("play", "refresh", "a cover's pass")):
+        splits = [f[what].get("cpu", {}).get(kind, {}) for f in (old, now)]
+        for group in WORK_GROUPS:
+            if any(s.get(group, 0) >= 0.005 for s in splits):
+                rows.append(("awake cycles in %s: %s" % (label, group.split(":")[0]),)
+                            + tuple("%.0f%%" % (100 * s.get(group, 0)
+                                                / max(1e-9, 1 - s.get(_ASLEEP, 0)))
+                                    for s in splits) + ("report",))
+    return rows
+
+
+_ASLEEP = "asleep (waiting for an interrupt)"
+
+
+def calls_per_pass(seed=564724698, covers=WORK_COVERS):
+    """The firmware's calls a main-loop pass, counted on the desktop twin (CPython runs the
+    board's code; a count does not depend on the machine): {kind: (passes, {function: calls a
+    pass})} for the kinds "menu, idle", "play, idle" and "play, drawing" (a pass that
+    refreshes), over match_script's match. Functions are the firmware's, the engine's and
+    the hardware layer's Python, and the builtins and displayio calls they make."""
+    from firmware.app import App
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ours = tuple(os.path.join(here, d) + os.sep for d in ("firmware", "engine", "hardware"))
+    kinds = {}
+    step = App.step
+
+    def counted(app):
+        calls, drew = {}, []
+        refresh = app.display.refresh
+
+        def seen(frame, event, arg):
+            if event == "call" and frame.f_code.co_filename.startswith(ours) and \
+                    frame.f_back.f_code.co_filename.startswith(ours):  # (not the twin's)
+                name = "%s.%s" % (os.path.basename(frame.f_code.co_filename)[:-3],
+                                  frame.f_code.co_qualname)
+            elif event == "c_call" and frame.f_code.co_filename.startswith(ours):
+                name = getattr(arg, "__qualname__", str(arg))
+            else:
+                return
+            calls[name] = calls.get(name, 0) + 1
+        app.display.refresh = lambda *a: (drew.append(1), refresh(*a))[1]
+        in_menu = app.screen is app.menus
+        sys.setprofile(seen)
+        try:
+            step(app)
+        finally:
+            sys.setprofile(None)
+            del app.display.refresh
+        kind = "menu, idle" if in_menu and not drew else (
+            "menu, drawing" if in_menu else "play, drawing" if drew else "play, idle")
+        n, total = kinds.get(kind, (0, {}))
+        for name, k in calls.items():
+            total[name] = total.get(name, 0) + k
+        kinds[kind] = (n + 1, total)
+    App.step = counted
+    try:
+        match_script(seed, covers=covers, limit_ms=180000)
+    finally:
+        App.step = step
+    return {kind: (n, {name: k / n for name, k in total.items()})
+            for kind, (n, total) in kinds.items()}
+
+
+def print_work(commit=WORK_BASELINE):
+    """make chip ARGS=--work: work_pair() printed as a table."""
+    pair = work_pair(commit, progress=lambda line: print(line, file=sys.stderr))
+    rows = [("figure", commit, "this tree", "target")] + work_rows(pair)
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    return 0
 
 
 POWER_MENU_MS, POWER_OFF_AFTER_MS = 10000, 60000  # the menu left alone; SLEEP at 1 minute
@@ -340,7 +577,29 @@ def main(argv=None):
                     help="instead of a script: how much of the time the core is awake in the "
                          "menu, in a match and with the screen off, the twin's speed, press to "
                          "glass, and the hours of play on 3 AAA cells (a few minutes)")
+    ap.add_argument("--work", nargs="?", const=WORK_BASELINE, metavar="COMMIT",
+                    help="instead of a script: the cycles the core executes a simulated second "
+                         "in the menu, in a match and with the screen off, where a pass spends "
+                         "them and press to glass, for COMMIT (default %s, built in a "
+                         "temporary git worktree) and this tree side by side (several minutes)"
+                         % WORK_BASELINE)
     args = ap.parse_args(argv)
+    if args.work:
+        from lab import simpair
+        if args.figures or args.power or args.script or args.uf2:
+            fail("make chip", "--work plays its own runs of two UF2s: no --figures, --power, "
+                              "--script or --uf2")
+        try:
+            simpair.resolve(args.work)
+        except simpair.NotMeasured as e:
+            fail("make chip", "--work: not measured: %s" % e)
+        problem = chip.missing()
+        if problem:
+            fail("make chip", problem)
+        try:
+            return chip.stopped_in_a_line(lambda tmp: print_work(args.work))
+        except simpair.NotMeasured as e:
+            fail("make chip", "--work: not measured: %s" % e)
     if not (args.figures or args.power):
         return chip.stopped_in_a_line(lambda tmp: chip.boot_and_play(args, tmp))
     if args.figures and args.power:

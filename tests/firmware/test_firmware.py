@@ -427,22 +427,3 @@ def test_a_saved_piles_index_means_the_same_on_either_build():
         assert s.encode()[at] == index and s.rules().piles_per_row == value
     with pytest.raises(ValueError):
         Settings("en", "direct").choose("piles", 6)  # no key to press a 6th pile with
-
-
-def test_a_pass_naps_3_ms_and_no_longer_than_the_note_that_is_sounding():
-    """The main loop sleeps at the end of a pass (hw.idle): 3 ms at most, so a press waits
-    at most that much longer for the glass; less when a note is due to end sooner, and
-    not at all after a pass that drew (the next thing to draw may be waiting)."""
-    h = _hand(scenes.DECKS)
-    naps = []
-    idle = h.hw.idle
-    h.hw.idle = lambda ms: (naps.append(ms), idle(ms))[1]
-    h.run_until(200)
-    del naps[:]  # (the menu is drawn)
-    h.run_until(300)
-    assert naps and set(naps) == {3}  # the menu: nothing sounds, nothing to draw
-    del naps[:]
-    h.tap("A3", at=400)  # RIGHT on "2 PLAYERS": a click, then the deal's notes
-    h.run_until(1500)
-    assert "DEAL" in h.heard()
-    assert max(naps) == 3 and 0 in naps and {1, 2} & set(naps), sorted(set(naps))
