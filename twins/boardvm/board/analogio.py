@@ -3,34 +3,19 @@ as a 16-bit value, the voltage the bench puts on the pin (GP29: a third of vmben
 import vmbench as _bench
 
 
-class AnalogIn:
+class AnalogIn(_bench.OnePin):
     """An ADC input on GP26-GP29 (ADC0-ADC3)."""
 
     def __init__(self, pin):
         if not 26 <= pin._number <= 29:
             raise ValueError("Pin does not have ADC capabilities")
-        _bench.claim(pin)
-        self._pin = pin
-
-    def deinit(self):
-        """Free the pin."""
-        if self._pin is not None:
-            _bench.release(self._pin._number)
-            self._pin = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *args):
-        self.deinit()
+        super().__init__(pin)
 
     @property
     def value(self):
         """The pin's voltage against 3.3 V: the ADC's 12 bits stretched to 16, as the
         RP2040 port does (common-hal/analogio/AnalogIn.c)."""
-        if self._pin is None:
-            raise ValueError("Object has been deinitialized and can no longer be used. "
-                             "Create a new object.")
+        self._check()
         mv = _bench.vsys // 3 if self._pin._number == 29 else 0
         raw = min(4095, mv * 4095 // 3300)
         return raw << 4 | raw >> 8

@@ -2,34 +2,16 @@
 import vmbench as _bench
 
 
-class PWMOut:
+class PWMOut(_bench.OnePin):
     """PWM on one pin; frequency can change only with variable_frequency=True."""
 
     def __init__(self, pin, *, duty_cycle=0, frequency=500, variable_frequency=False):
         _check_frequency(frequency)
         _check_duty(duty_cycle)
-        _bench.claim(pin)
-        self._pin = pin
+        super().__init__(pin)
         self._duty = duty_cycle
         self._frequency = frequency
         self._variable = variable_frequency
-
-    def deinit(self):
-        """Free the pin."""
-        if self._pin is not None:
-            _bench.release(self._pin._number)
-            self._pin = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *args):
-        self.deinit()
-
-    def _check(self):
-        if self._pin is None:
-            raise ValueError("Object has been deinitialized and can no longer be used. "
-                             "Create a new object.")
 
     @property
     def duty_cycle(self):

@@ -365,6 +365,33 @@ def release(number):
     claimed[number] = 0
 
 
+class OnePin:
+    """What the stand-ins holding one pin share (pwmio.PWMOut, analogio.AnalogIn,
+    digitalio.DigitalInOut): the pin claimed while held, deinit(), with, and the board's
+    error once deinited."""
+
+    def __init__(self, pin):
+        claim(pin)
+        self._pin = pin
+
+    def deinit(self):
+        """Free the pin."""
+        if self._pin is not None:
+            release(self._pin._number)
+            self._pin = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        self.deinit()
+
+    def _check(self):
+        if self._pin is None:
+            raise ValueError("Object has been deinitialized and can no longer be used. "
+                             "Create a new object.")
+
+
 def feed():
     global fed, wd_fed_wall
     fed = True
