@@ -52,15 +52,20 @@ def test_every_target_meets_the_written_contract():
     assert r.returncode == 0 and "Success" in r.stdout, r.stdout + r.stderr
 
 
-def test_a_contract_member_a_target_lacks_fails_the_check(tmp_path):
+def _targets_tree(tmp_path):
+    """A copy at tmp_path of what tests/build/targets_typecheck.py type-checks: the board
+    code, the contract, the virtual handheld and the models it runs on, and mypy.ini."""
     import shutil
     for rel in mpy.board_files() + ["hardware/contract.py", "twins/desktop/virtual.py",
+                                    "twins/desktop/keypad.py", "twins/desktop/ssd1306.py",
                                     "tests/build/targets_typecheck.py", "mypy.ini"]:
         os.makedirs(tmp_path / os.path.dirname(rel), exist_ok=True)
         shutil.copyfile(os.path.join(ROOT, rel), tmp_path / rel)
     shutil.copytree(os.path.join(ROOT, "twins", "models"), tmp_path / "twins" / "models")
-    for rel in ("twins/desktop/keypad.py", "twins/desktop/ssd1306.py"):
-        shutil.copyfile(os.path.join(ROOT, rel), tmp_path / rel)
+
+
+def test_a_contract_member_a_target_lacks_fails_the_check(tmp_path):
+    _targets_tree(tmp_path)
     contract = tmp_path / "hardware" / "contract.py"
     contract.write_text(contract.read_text().replace(
         "    def random_seed(self) -> int:", "    def battery(self) -> int: ...\n\n"
@@ -73,14 +78,7 @@ def test_a_contract_member_a_target_lacks_fails_the_check(tmp_path):
 def test_a_shell_member_the_app_lacks_fails_the_check(tmp_path):
     """Screens name hardware/contract.py's Shell, not the App: what a screen may use of the
     app is written there, and mypy holds the App to it (tests/build/targets_typecheck.py)."""
-    import shutil
-    for rel in mpy.board_files() + ["hardware/contract.py", "twins/desktop/virtual.py",
-                                    "tests/build/targets_typecheck.py", "mypy.ini"]:
-        os.makedirs(tmp_path / os.path.dirname(rel), exist_ok=True)
-        shutil.copyfile(os.path.join(ROOT, rel), tmp_path / rel)
-    shutil.copytree(os.path.join(ROOT, "twins", "models"), tmp_path / "twins" / "models")
-    for rel in ("twins/desktop/keypad.py", "twins/desktop/ssd1306.py"):
-        shutil.copyfile(os.path.join(ROOT, rel), tmp_path / rel)
+    _targets_tree(tmp_path)
     assert _mypy(["tests/build/targets_typecheck.py"], cwd=str(tmp_path)).returncode == 0
     contract = tmp_path / "hardware" / "contract.py"
     contract.write_text(contract.read_text().replace(
