@@ -30,7 +30,9 @@ def _refused(r, *words):
 
 
 def test_make_chip_runs_the_labs_command_with_its_arguments():
-    r = subprocess.run(["make", "-n", "chip", "ARGS=--keys matrix --figures"], cwd=places.ROOT,
+    # (under make test, MAKEFLAGS may carry -w: ask for no directory lines whatever the caller's)
+    r = subprocess.run(["make", "--no-print-directory", "-n", "chip",
+                        "ARGS=--keys matrix --figures"], cwd=places.ROOT,
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[-1].endswith("-m lab.chipbench --keys matrix --figures"), \
