@@ -167,13 +167,13 @@ class App:
 
     def _advance(self, now: int) -> int:
         """Time to the screen on show and to SLEEP; the ms till either has work (rest_ms,
-        its own say; one without, like the self-test, advances every pass)."""
+        its own say; -1, like the self-test's, advances every pass)."""
         screen = self.screen
         action = screen.advance(now)
         if action != _A_NOTHING:
             self._act(action)
         self._maybe_sleep(now)
-        rest = getattr(screen, "rest_ms", -1) if self.screen is screen else -1
+        rest = screen.rest_ms if self.screen is screen else -1
         self.resting = rest >= 0
         if not self.resting:
             return _NAP_MS

@@ -65,6 +65,8 @@ class ErrorScreen:
         """Any press: start afresh, at the main menu."""
         return _A_TO_MENU if m.what == _M_PRESS else _A_NOTHING
 
+    rest_ms = 60000  # after advance(): it waits for a key (firmware/app.py)
+
     def advance(self, now: int) -> int:
         """The screen waits for a key."""
         return _A_NOTHING

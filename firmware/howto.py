@@ -152,6 +152,8 @@ class HowTo:
             self.draw()
         return _A_NOTHING
 
+    rest_ms = 60000  # after advance(): its pages wait for keys (firmware/app.py)
+
     def advance(self, now: int) -> int:
         """The pages wait for keys."""
         return _A_NOTHING

@@ -249,6 +249,8 @@ class SelfTest:
         for line in self.lines:
             line.grid.hidden = not on
 
+    rest_ms = -1  # it advances every pass (firmware/app.py): the test pattern's time
+
     def advance(self, now: int) -> int:
         """Replace the test pattern with the keys' picture when its time is up."""
         if self.pattern and ticks_diff(now, self.pattern_until) >= 0:

@@ -188,6 +188,7 @@ class Screen(Protocol):
 
     group: displayio.Group  # what the glass shows while it is open
     on_sleep: int  # the action when the screen goes off for sleep (-1: it stays on)
+    rest_ms: int  # after advance(): ms till it has work again (-1: advance every pass)
 
     def enter(self, app: "Shell") -> None:
         """It is now the screen on show (the app's show() puts its group on the glass)."""
