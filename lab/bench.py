@@ -349,7 +349,8 @@ def chip_section():
             "pass plus the bus time. The emulator's instruction timing is approximate (not "
             "every wait state is modelled), so these are estimates of the chip's times, not "
             "measurements. The flash chip is modelled (twins/chip/js/flash.mjs, the next "
-            "section); the ADC is not." % (f["counts"]["covered"], f["seed"], DEBOUNCE_SCANS,
+            "section), and so is the ADC's channel 3 (VSYS/3; these runs are on USB power with "
+            "no host, so the firmware draws no gauge)." % (f["counts"]["covered"], f["seed"], DEBOUNCE_SCANS,
                                            scan))
     return title, header, rows, note
 
@@ -433,6 +434,17 @@ def chip_work_section():
             "floor under it all is the supervisor's tick and the keypad's scan, 1,024 times a "
             "second." % (pair["commit"], chipbench.WORK_MENU_MS // 1000, pair["now"]["covers"],
                          pair["now"]["seed"], chipbench.WORK_MENU_MS // 1000 - 1))
+    old, now = pair["old"]["play"], pair["now"]["play"]
+    if "spun" in now:
+        note += (" The spins are an estimate (chipbench.spun_per_second: 15.5 of a tick's 32 "
+                 "subticks a sleep, at the clock): less them, play would be {:,.0f} cycles a "
+                 "second, {:.0%} of {}'s. A sleep cannot end on a tick unless Python knows "
+                 "the tick's phase, which only time.monotonic_ns() tells (a long int made on "
+                 "the heap every pass), so the firmware sleeps less often instead; a time.sleep "
+                 "that waited out its last part-tick on the RP2040's microsecond timer would "
+                 "be CircuitPython's own fix.".format(now["cycles"] - now["spun"],
+                                                       (now["cycles"] - now["spun"])
+                                                       / old["cycles"], pair["commit"]))
     return title, header, chipbench.work_rows(pair), note
 
 

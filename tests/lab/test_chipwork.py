@@ -44,6 +44,23 @@ def _make_chip(*args):
     return places.run(["lab.chipbench"] + list(args), env=env, timeout=60)
 
 
+def test_the_part_ticks_spun_are_half_a_tick_a_sleep_at_the_clock_and_shown_beside_the_cycles():
+    run = _Run([0], [0])
+    # 250 sleeps a second, each spinning 15.5 of 32 subticks of a 1/1024 s tick
+    spun = chipbench.spun_per_second(run, 500, 0, 2000)
+    assert round(spun) == round(250 * 15.5 / 32768 * 125e6) == 14781952
+    play = {"cycles": 2 * spun, "spun": spun, "passes": 250, "idle pass": None,
+            "drawing pass": None}
+    pair = {"covers": 1, "old": {}, "now": {}}
+    for side in ("old", "now"):
+        pair[side] = {"play": play, "menu": dict(play), "screen off": dict(play), "covers": 1}
+        pair[side]["play"]["press_to_glass"] = {"mean": 1e7, "p95": 1e7, "max": 1e7}
+    rows = {row[0]: row[1:] for row in chipbench.work_rows(pair)}
+    assert rows["of which the last part-tick of each sleep spun awake, play (an estimate: "
+                "0.47 ms a sleep)"] == ("14,781,952 (50%)", "14,781,952 (50%)",
+                                        "the floor: CircuitPython's time.sleep")
+
+
 def test_work_refuses_a_commit_the_clone_lacks_before_it_looks_for_the_toolchain():
     r = _make_chip("--work", "0000000")
     places.one_line(r, "make chip: error:", "--work", "not measured", "0000000",
