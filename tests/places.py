@@ -66,6 +66,14 @@ def run(args, prefix=(), timeout=120, cwd=ROOT, env=None, python=sys.executable)
         pytest.fail("%s did not end in %d s" % (" ".join(args), timeout))
 
 
+def as_at_a_terminal():
+    """Popen's preexec_fn for a command sent Ctrl-C: SIGINT back to its default, as a
+    terminal's foreground job has it (a job started in the background, as `.ci/run &` is,
+    inherits it ignored, and Python then never raises KeyboardInterrupt)."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupted(args, after, timeout=120, cwd=ROOT, python=sys.executable):
     """python -m args, sent Ctrl-C (SIGINT) once a line of its standard output holds the
     text after; its CompletedProcess (text: the output before and after the signal)."""
@@ -73,7 +81,7 @@ def interrupted(args, after, timeout=120, cwd=ROOT, python=sys.executable):
     import threading
     p = subprocess.Popen([python, "-u", "-m"] + list(args), cwd=cwd, text=True,
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE)
+                         stderr=subprocess.PIPE, preexec_fn=as_at_a_terminal)
     timer = threading.Timer(timeout, p.kill)
     timer.start()
     seen = []

@@ -8,6 +8,8 @@ import time
 
 import pytest
 
+import places
+
 from engine.bot import LEVELS
 from firmware.settings import Settings
 from lab import simpair, simplay, simstats, simstudies
@@ -191,12 +193,10 @@ def test_a_slowed_bot_reacts_later_by_exactly_the_gap():
 
 
 def test_an_interrupted_run_keeps_what_it_wrote(tmp_path):
-    # (SIGINT as a terminal delivers it: a job started in the background inherits it
-    # ignored, and Python then never raises KeyboardInterrupt)
     p = subprocess.Popen([sys.executable, "-m", "lab.sim", "--games", "100000", "--out",
                           str(tmp_path), "--no-plots"], cwd=mpy.ROOT,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                         preexec_fn=places.as_at_a_terminal)
     csv_path = tmp_path / "games.csv"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -222,7 +222,7 @@ def test_ctrl_c_keeps_the_rows_written_so_far_in_order_and_prints_no_traceback(t
                           str(tmp_path), "--no-plots", "--jobs", jobs], cwd=mpy.ROOT,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                         preexec_fn=places.as_at_a_terminal)
     csv_path = tmp_path / "games.csv"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and p.poll() is None:
@@ -299,7 +299,7 @@ def test_simpair_ctrl_c_removes_the_worktree_and_prints_one_line(tmp_path):
                           "100000"], cwd=mpy.ROOT, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, start_new_session=True,
                          env=dict(os.environ, TMPDIR=str(tmp_path)),
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                         preexec_fn=places.as_at_a_terminal)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and p.poll() is None and not _simpair_trees(tmp_path):
         time.sleep(0.05)

@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+import places
+
 from lab import chipbench, chipnvm
 from twins.chip import chip, flash
 from twins.desktop.scripted import desktop_run, match_script
@@ -350,7 +352,8 @@ def _running(flashed, *args):
     import time
     p = subprocess.Popen([sys.executable, "-m", "twins.chip.chip", "--uf2", flashed, "--after",
                           "600000"] + list(args), cwd=mpy.ROOT, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+                         stderr=subprocess.PIPE, text=True, start_new_session=True,
+                         preexec_fn=places.as_at_a_terminal)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         with open("/proc/%d/task/%d/children" % (p.pid, p.pid)) as f:

@@ -133,7 +133,8 @@ def test_ctrl_c_while_the_page_is_written_leaves_the_old_page(tmp_path):
     _old_page(tmp_path / "web")
     p = subprocess.Popen([sys.executable, "-m", "twins.chip.web", "--out", str(tmp_path / "web"),
                           "--version", "dev"], cwd=places.ROOT, stdin=subprocess.DEVNULL,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=places.as_at_a_terminal)
     try:
         for line in p.stderr:  # (its progress lines)
             if "the one-file UF2 of the matrix build" in line:
