@@ -624,6 +624,19 @@ def figures(folder, seconds=15, say=print):
     return out
 
 
+def _pictures(take, place, kept, kept_after_error):
+    """make web's --shot or --views: take() in Chromium, the browser's error or an unwritable
+    place in one line, Ctrl-C saying what is kept."""
+    from playwright.sync_api import Error as BrowserError
+    try:
+        with ctrl_c("make web", kept):
+            take()
+    except BrowserError as e:
+        fail("make web", "the page in Chromium: %s" % str(e).splitlines()[0])
+    except OSError as e:
+        fail("make web", files.cannot_write(place, e) + kept_after_error)
+
+
 def main(argv=None):
     ap = Parser(prog="make web", description=__doc__.splitlines()[0])
     ap.add_argument("--out", metavar="FOLDER", default=DEFAULT_OUT,
@@ -656,24 +669,12 @@ def main(argv=None):
         fail("make web", "%s stopped (exit %d)" % (os.path.basename(e.cmd[0]), e.returncode))
     print("the page                      %s/index.html" % args.out)
     if args.shot:
-        from playwright.sync_api import Error as BrowserError
-        try:
-            with ctrl_c("make web", "%s is as it was" % args.shot):
-                shot(args.shot, args.out)
-        except BrowserError as e:
-            fail("make web", "the page in Chromium: %s" % str(e).splitlines()[0])
-        except OSError as e:
-            fail("make web", files.cannot_write(args.shot, e) + " (it is as it was)")
+        _pictures(lambda: shot(args.shot, args.out), args.shot, "%s is as it was" % args.shot,
+                  " (it is as it was)")
         print("picture                       %s" % args.shot)
     if args.views is not None:
-        from playwright.sync_api import Error as BrowserError
-        try:
-            with ctrl_c("make web", "the pictures in %s are as they were" % args.views):
-                views(args.out, args.views)
-        except BrowserError as e:
-            fail("make web", "the page in Chromium: %s" % str(e).splitlines()[0])
-        except OSError as e:
-            fail("make web", files.cannot_write(args.views, e))
+        _pictures(lambda: views(args.out, args.views), args.views,
+                  "the pictures in %s are as they were" % args.views, "")
         print("pictures                      %s/web-{%s}.png" % (args.views, ",".join(VIEWS)))
     if args.serve:
         try:
