@@ -48,7 +48,6 @@ _A_MENU_PAGE = const(15)
 _M_PRESS = const(1)
 _M_TEST = const(6)
 _M_WAKE = const(7)
-_SETTLED = const(2)  # the steps of a result's quiet work (firmware/match.py)
 _DEEP_SLEEP_AFTER_MS = const(600000)  # screen off this long: deep sleep, if the board can
 # A pass sleeps at the end (hw.idle) this long at most, less when something is due sooner:
 # the keypad scans on meanwhile but cannot wake it, so a press waits up to this much longer

@@ -12,6 +12,8 @@ def percent(mv: int) -> int:
     i = 0
     while i < 11 and mv < volts[i]:
         i += 1
-    if i == 0 or i == 11:
-        return 100 if i == 0 else 0
+    if i == 0:
+        return 100
+    if i == 11:
+        return 0
     return left[i] + (left[i - 1] - left[i]) * (mv - volts[i]) // (volts[i - 1] - volts[i])
