@@ -350,8 +350,8 @@ def chip_section():
             "every wait state is modelled), so these are estimates of the chip's times, not "
             "measurements. The flash chip is modelled (twins/chip/js/flash.mjs, the next "
             "section), and so is the ADC's channel 3 (VSYS/3; these runs are on USB power with "
-            "no host, so the firmware draws no gauge)." % (f["counts"]["covered"], f["seed"], DEBOUNCE_SCANS,
-                                           scan))
+            "no host, so the firmware draws no gauge)."
+            % (f["counts"]["covered"], f["seed"], DEBOUNCE_SCANS, scan))
     return title, header, rows, note
 
 

@@ -19,7 +19,7 @@ FIXED_VERSION = "dev"  # what goldens and the twins' comparisons are made with
 
 # What a drive of .py source costs, said where no mpy-cross is found: the smallest heap the
 # soak plays in on CircuitPython's own VM, less the bench's share (docs/BENCH.md: 89 KB from
-# .mpy, 121 KB with the board code as .py, and the libraries as .py too, as here, add to it).
+# .mpy, 121 KB with the board code as .py; more with the libraries as .py too, as here).
 SOURCE_COST = ("the drive carries .py source, which the Pico compiles in its RAM at import: "
                "the game then plays in over 120 KB of the Pico's 186 KB free, against 89 KB "
                "from .mpy")
